@@ -1,0 +1,35 @@
+import { CrmError, ERROR_TABLE, type ErrorCode, newId } from '@crm/kit';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** The error envelope (DESIGN.md, Errors): `{error: {code, message, details?, request_id}}`. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: CrmError) {
+  const body: { error: Record<string, unknown> } = {
+    error: { code: error.code, message: error.message, request_id: request.id },
+  };
+  if (error.details !== undefined) body.error.details = error.details;
+  return reply.status(ERROR_TABLE[error.code].http).type('application/json').send(body);
+}
+
+/** Fastify's own request errors, each given its public code. */
+const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_request', message: 'request body is not valid JSON' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'request body is larger than 1 MiB' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'request body must be application/json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_request', message: 'Content-Length does not match the body' },
+  FST_ERR_CTP_INVALID_TYPE: { code: 'unsupported_media_type', message: 'request body must be application/json' },
+};
+
+/** Anything thrown in the pipeline becomes an envelope; unknown failures never leak their cause. */
+export function toCrmError(error: unknown, request: FastifyRequest): CrmError {
+  if (error instanceof CrmError) return error;
+  const fastifyError = error as FastifyError;
+  const known = fastifyError?.code ? FASTIFY_ERRORS[fastifyError.code] : undefined;
+  if (known) return new CrmError(known.code, known.message);
+  if (fastifyError?.statusCode === 400 && fastifyError.code?.startsWith('FST_ERR_CTP')) {
+    return new CrmError('invalid_request', 'request body could not be parsed');
+  }
+  if (fastifyError instanceof SyntaxError) return new CrmError('invalid_request', 'request body is not valid JSON');
+  const errorId = newId();
+  request.log.error({ err: error, errorId }, 'unhandled error');
+  return new CrmError('internal', `internal error (error id ${errorId})`);
+}

@@ -1,0 +1,139 @@
+import {
+  type ApiRecord,
+  type CallOptions,
+  CrmError,
+  type ListRequestMessage,
+  type RawListParams,
+  type ResourceSpec,
+  isUuid,
+  messageToRecord,
+  parseListQuery,
+  toListRequest,
+  toStruct,
+  validateWrite,
+} from '@crm/kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../plugins/auth';
+import { requireScope } from '../scopes';
+
+export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** The calls a resource's owning service answers, in message shapes (see kit/resource-rpc). */
+export interface ResourceClient {
+  list(request: ListRequestMessage, options: CallOptions): Promise<{ data: Record<string, unknown>[]; page?: { next_cursor: string; has_more: boolean } | null }>;
+  get(request: { workspace_id: string; id: string }, options: CallOptions): Promise<Record<string, unknown>>;
+  create(request: { workspace_id: string; fields: unknown; actor_user_id: string }, options: CallOptions): Promise<Record<string, unknown>>;
+  update(request: { workspace_id: string; id: string; fields: unknown; actor_user_id: string }, options: CallOptions): Promise<Record<string, unknown>>;
+  delete(request: { workspace_id: string; id: string }, options: CallOptions): Promise<unknown>;
+}
+
+export interface ResourceRouteOptions {
+  spec: ResourceSpec;
+  client: ResourceClient;
+  operations: readonly Operation[];
+  /** Deadline for each call to the owning service. */
+  deadlineMs: number;
+}
+
+export const OPERATION_METHODS: Record<Operation, { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; item: boolean; action: 'read' | 'write' | 'delete' }> = {
+  list: { method: 'GET', item: false, action: 'read' },
+  get: { method: 'GET', item: true, action: 'read' },
+  create: { method: 'POST', item: false, action: 'write' },
+  update: { method: 'PATCH', item: true, action: 'write' },
+  delete: { method: 'DELETE', item: true, action: 'delete' },
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Scope an operation requires; the auth hook enforces it before the handler runs. */
+    scope?: string;
+  }
+}
+
+function pathId(request: FastifyRequest): string {
+  const { id } = request.params as { id: string };
+  if (!isUuid(id)) throw CrmError.invalid(`path parameter id must be a UUID, got "${id.slice(0, 64)}"`, { parameter: 'id' });
+  return id.toLowerCase();
+}
+
+function noQuery(request: FastifyRequest): void {
+  const names = Object.keys(request.query as object);
+  if (names.length) throw CrmError.invalid(`unknown query parameter ${names[0]}`, { parameter: names[0] });
+}
+
+function requireBody(request: FastifyRequest): unknown {
+  if (request.body === undefined || request.body === null) {
+    throw CrmError.validation([{ field: '(body)', message: 'a JSON object body is required' }]);
+  }
+  return request.body;
+}
+
+/**
+ * Registers a resource's operations from its declaration. Every route declares its scope; the
+ * handler validates input with the same declaration the service uses, then calls the service.
+ */
+export function registerResourceRoutes(app: FastifyInstance, prefix: string, options: ResourceRouteOptions): void {
+  const { spec, client, deadlineMs } = options;
+  const base = `${prefix}/${spec.name}`;
+  const call = (): CallOptions => ({ deadlineMs });
+  const record = (message: Record<string, unknown>): ApiRecord => messageToRecord(spec, message);
+  const principalOf = (request: FastifyRequest): Principal => request.principal!;
+
+  const handlers: Record<Operation, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>> = {
+    async list(request) {
+      const raw = request.query as RawListParams;
+      parseListQuery(spec, raw);
+      const response = await client.list(toListRequest(principalOf(request).workspaceId, spec, raw), call());
+      return {
+        data: response.data.map(record),
+        next_cursor: response.page?.next_cursor || null,
+        has_more: response.page?.has_more ?? false,
+      };
+    },
+    async get(request) {
+      const id = pathId(request);
+      noQuery(request);
+      return { data: record(await client.get({ workspace_id: principalOf(request).workspaceId, id }, call())) };
+    },
+    async create(request, reply) {
+      noQuery(request);
+      const body = requireBody(request);
+      validateWrite(spec, body, 'create');
+      const principal = principalOf(request);
+      const created = await client.create(
+        { workspace_id: principal.workspaceId, fields: toStruct(body as Record<string, unknown>), actor_user_id: principal.userId ?? '' },
+        call(),
+      );
+      reply.status(201);
+      return { data: record(created) };
+    },
+    async update(request) {
+      const id = pathId(request);
+      noQuery(request);
+      const body = requireBody(request);
+      validateWrite(spec, body, 'update');
+      const principal = principalOf(request);
+      const updated = await client.update(
+        { workspace_id: principal.workspaceId, id, fields: toStruct(body as Record<string, unknown>), actor_user_id: principal.userId ?? '' },
+        call(),
+      );
+      return { data: record(updated) };
+    },
+    async delete(request, reply) {
+      const id = pathId(request);
+      noQuery(request);
+      await client.delete({ workspace_id: principalOf(request).workspaceId, id }, call());
+      return reply.status(204).send();
+    },
+  };
+
+  for (const operation of options.operations) {
+    const { method, item, action } = OPERATION_METHODS[operation];
+    app.route({
+      method,
+      url: item ? `${base}/:id` : base,
+      config: { scope: `${spec.name}:${action}` },
+      handler: handlers[operation],
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import { type ParsedArgs, UsageError, rejectUnknownOptions, requireOption } from './args';
+import { directoryCaller } from './directory-client';
+
+/**
+ * `crm admin ...`: each command prints one JSON object on stdout; failures exit non-zero with the
+ * reason on stderr (the caller prints it).
+ */
+export async function runAdmin(args: ParsedArgs, directoryAddr: string): Promise<void> {
+  const [noun, verb, ...rest] = args.positional;
+  const directory = directoryCaller(directoryAddr);
+  const print = (value: unknown): void => {
+    process.stdout.write(`${JSON.stringify(value)}\n`);
+  };
+  const noExtra = () => {
+    if (rest.length) throw new UsageError(`unexpected argument ${rest[0]}`);
+  };
+  try {
+    switch (`${noun} ${verb}`) {
+      case 'workspace create': {
+        noExtra();
+        rejectUnknownOptions(args, ['name']);
+        const workspace = await directory.call<{ id: string; name: string }>('CreateWorkspace', { name: requireOption(args, 'name') });
+        return print({ id: workspace.id, name: workspace.name });
+      }
+      case 'user create': {
+        noExtra();
+        rejectUnknownOptions(args, ['workspace', 'email', 'name', 'role']);
+        const user = await directory.call<Record<string, unknown>>('CreateUser', {
+          workspace_id: requireOption(args, 'workspace'),
+          email: requireOption(args, 'email'),
+          full_name: requireOption(args, 'name'),
+          role: requireOption(args, 'role'),
+        });
+        return print({ ...user, svc_uid: user.svc_uid ?? null });
+      }
+      case 'key create': {
+        noExtra();
+        rejectUnknownOptions(args, ['workspace', 'scopes', 'env']);
+        const scopes = requireOption(args, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
+        const key = await directory.call<{ id: string; key: string; scopes: string[]; workspace_id: string }>('CreateApiKey', {
+          workspace_id: requireOption(args, 'workspace'),
+          scopes,
+          env: args.options.env ?? 'live',
+        });
+        return print({ id: key.id, key: key.key, scopes: key.scopes, workspace_id: key.workspace_id });
+      }
+      case 'key revoke': {
+        rejectUnknownOptions(args, []);
+        const id = rest[0];
+        if (!id || rest.length > 1) throw new UsageError('usage: crm admin key revoke <key-id>');
+        const revoked = await directory.call<{ id: string; revoked: boolean }>('RevokeApiKey', { id });
+        return print({ id: revoked.id, revoked: revoked.revoked });
+      }
+      case 'integration create': {
+        noExtra();
+        rejectUnknownOptions(args, ['workspace', 'type', 'name', 'secret']);
+        const integration = await directory.call<Record<string, unknown>>('CreateIntegration', {
+          workspace_id: requireOption(args, 'workspace'),
+          type: requireOption(args, 'type'),
+          name: requireOption(args, 'name'),
+          secret: requireOption(args, 'secret'),
+        });
+        return print({ ...integration, svc_uid: integration.svc_uid ?? null });
+      }
+      default:
+        throw new UsageError(`unknown admin command "${[noun, verb].filter(Boolean).join(' ')}"`);
+    }
+  } finally {
+    directory.close();
+  }
+}

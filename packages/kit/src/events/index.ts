@@ -1,0 +1,26 @@
+export {
+  assertPublishable,
+  DEFAULT_CONCURRENCY,
+  defaultRetryDelayMs,
+  DUPLICATE_WINDOW_MS,
+  newEvent,
+  type BusErrorReporter,
+  type CrmEvent,
+  type DeliveryMeta,
+  type EventBus,
+  type EventHandler,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-bus';
+export { captureTraceContext } from './event-tracing';
+export { createMemoryBus, type MemoryBusOptions } from './memory-bus';
+export { createNatsBus, type NatsBusOptions } from './nats-bus';
+export {
+  createOutboxRelay,
+  OUTBOX_MIGRATION_SQL,
+  writeOutbox,
+  type OutboxRelay,
+  type OutboxRelayErrorContext,
+  type OutboxRelayOptions,
+} from './outbox';
+export { isConcreteSubject, isSubjectFilter, subjectMatches } from './subjects';

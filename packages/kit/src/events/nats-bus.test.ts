@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { expectEventually } from '../testing/expect-eventually';
+import { serviceAvailable, TEST_NATS_URL } from '../testing/reachability';
+import { runEventBusContract } from './event-bus.contract';
+import { newEvent, type EventBus } from './event-bus';
+import { createNatsBus } from './nats-bus';
+
+const WORKSPACE = '0196a7b4-3c2d-7e5f-8a9b-0c1d2e3f4a5b';
+const quiet = () => undefined;
+/** One stream and subject space per test run, so runs never see each other's events. */
+const run = randomBytes(4).toString('hex');
+const natsUp = serviceAvailable('NATS', TEST_NATS_URL);
+
+async function withManager<T>(work: (jsm: JetStreamManager) => Promise<T>): Promise<T> {
+  const nc: NatsConnection = await connect({ servers: TEST_NATS_URL });
+  try {
+    return await work(await jetstreamManager(nc));
+  } finally {
+    await nc.close();
+  }
+}
+
+const deleteStream = (name: string) => withManager((jsm) => jsm.streams.delete(name).catch(() => false));
+
+(natsUp ? describe : describe.skip)('NATS JetStream bus', () => {
+  const stream = `T_${run}`;
+  const prefix = `t${run}`;
+
+  runEventBusContract('nats', async () => ({
+    subjectPrefix: prefix,
+    createBus: () =>
+      createNatsBus({ servers: TEST_NATS_URL, stream, subjects: [`${prefix}.>`], name: 'kit-events-test', retryDelayMs: () => 20, onError: quiet }),
+    dispose: async () => void (await deleteStream(stream)),
+  }));
+
+  describe('stream and consumer management', () => {
+    const ownStream = `T_${run}_OWN`;
+    let bus: EventBus | undefined;
+    afterEach(async () => {
+      await bus?.close();
+      bus = undefined;
+    });
+    afterAll(() => deleteStream(ownStream));
+
+    test('an existing stream is updated to the configured subjects and duplicate window', async () => {
+      await withManager((jsm) => jsm.streams.add({ name: ownStream, subjects: [`${prefix}own.old.>`] }));
+
+      bus = await createNatsBus({ servers: TEST_NATS_URL, stream: ownStream, subjects: [`${prefix}own.a.>`, `${prefix}own.b.>`] });
+
+      const info = await withManager((jsm) => jsm.streams.info(ownStream));
+      expect([...(info.config.subjects ?? [])].sort()).toEqual([`${prefix}own.a.>`, `${prefix}own.b.>`]);
+      expect(info.config.duplicate_window).toBe(120_000 * 1_000_000);
+    });
+
+    test('the consume loop recovers when its consumer is deleted under it', async () => {
+      const errors: unknown[] = [];
+      bus = await createNatsBus({
+        servers: TEST_NATS_URL,
+        stream: ownStream,
+        subjects: [`${prefix}own.>`],
+        onError: (error) => errors.push(error),
+      });
+      const seen: string[] = [];
+      await bus.subscribe({ durable: 'survivor', subjects: [`${prefix}own.x.>`], handler: async (e) => void seen.push(e.id) });
+      const before = newEvent(`${prefix}own.x.contact.created`, WORKSPACE, {});
+      await bus.publish(before);
+      await expectEventually(() => expect(seen).toEqual([before.id]));
+
+      await withManager((jsm) => jsm.consumers.delete(ownStream, 'survivor'));
+      await expectEventually(() => expect(errors.length).toBeGreaterThan(0));
+      const after = newEvent(`${prefix}own.x.contact.deleted`, WORKSPACE, {});
+      await bus.publish(after);
+
+      // Recreated from the start of the stream: the earlier event comes again (consumers are
+      // idempotent), and the new one arrives.
+      await expectEventually(() => expect(seen).toContain(after.id), { timeoutMs: 10_000 });
+    }, 15_000);
+
+    test('a durable changed to other subjects receives only the new ones', async () => {
+      bus = await createNatsBus({ servers: TEST_NATS_URL, stream: ownStream, subjects: [`${prefix}own.>`], onError: quiet });
+      const first = await bus.subscribe({ durable: 'refiltered', subjects: [`${prefix}own.y.old`], handler: async () => undefined });
+      await first.stop();
+      const seen: string[] = [];
+      await bus.subscribe({ durable: 'refiltered', subjects: [`${prefix}own.y.new`], handler: async (e) => void seen.push(e.type) });
+      await bus.publish(newEvent(`${prefix}own.y.old`, WORKSPACE, {}));
+      await bus.publish(newEvent(`${prefix}own.y.new`, WORKSPACE, {}));
+
+      await expectEventually(() => expect(seen).toContain(`${prefix}own.y.new`));
+      expect(seen).toEqual([`${prefix}own.y.new`]);
+    });
+  });
+});

@@ -1,0 +1,226 @@
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { CrmError, ERROR_TABLE, GRPC_STATUS_TO_CODE, isErrorCode } from './errors';
+import { newId } from './ids';
+import type { Logger } from './logger';
+
+/**
+ * Failed calls carry `{code, message, details}` as JSON in this binary trailing metadata entry, so
+ * callers get the domain code and validation details without parsing a message string.
+ */
+export const ERROR_METADATA_KEY = 'crm-error-bin';
+
+type AsyncUnary<T> =
+  T extends grpc.handleUnaryCall<infer Req, infer Res>
+    ? (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>
+    : never;
+
+/** A service's handlers written as async functions of the request; thrown errors become statuses. */
+export type AsyncHandlers<H> = { [K in keyof H]: AsyncUnary<H[K]> };
+
+export function toServiceError(error: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
+  let crm: CrmError;
+  if (error instanceof CrmError) {
+    crm = error;
+  } else {
+    // The cause stays in the log under an error id; the caller only learns that id.
+    const errorId = newId();
+    log.error({ err: error, errorId, method }, 'unexpected error in gRPC handler');
+    crm = new CrmError('internal', `internal error (error id ${errorId})`);
+  }
+  const metadata = new grpc.Metadata();
+  metadata.set(ERROR_METADATA_KEY, Buffer.from(JSON.stringify({ code: crm.code, message: crm.message, details: crm.details })));
+  return { code: ERROR_TABLE[crm.code].grpc, details: crm.message, metadata };
+}
+
+export function implement<H extends grpc.UntypedServiceImplementation>(handlers: AsyncHandlers<H>, log: Logger): H {
+  const bound: Record<string, grpc.handleUnaryCall<unknown, unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers as Record<string, (req: unknown, call: unknown) => Promise<unknown>>)) {
+    bound[name] = (call, callback) => {
+      handler(call.request, call).then(
+        (response) => callback(null, response),
+        (error: unknown) => callback(toServiceError(error, log, name)),
+      );
+    };
+  }
+  return bound as unknown as H;
+}
+
+/** Rebuilds the domain error from a failed call: our metadata when present, else the bare status. */
+export function fromServiceError(error: grpc.ServiceError): CrmError {
+  const raw = error.metadata?.get(ERROR_METADATA_KEY)?.[0];
+  if (raw) {
+    try {
+      const parsed = JSON.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : raw) as {
+        code?: unknown;
+        message?: unknown;
+        details?: unknown;
+      };
+      if (isErrorCode(parsed.code) && typeof parsed.message === 'string') {
+        return new CrmError(parsed.code, parsed.message, parsed.details);
+      }
+    } catch {
+      // Fall through to the status code.
+    }
+  }
+  const code = GRPC_STATUS_TO_CODE[error.code as grpc.status] ?? 'internal';
+  const message =
+    code === 'unavailable'
+      ? 'a backing service is unavailable; retry shortly'
+      : code === 'timeout'
+        ? 'a backing service did not answer in time'
+        : code === 'internal'
+          ? 'internal error'
+          : error.details || code;
+  return new CrmError(code, message);
+}
+
+export interface CallOptions {
+  deadlineMs?: number;
+  metadata?: grpc.Metadata;
+  /** Propagates the caller's deadline and cancellation when a service calls another. */
+  parent?: grpc.ServerUnaryCall<unknown, unknown>;
+}
+
+const DEFAULT_DEADLINE_MS = 10_000;
+
+/** Calls a unary method and resolves with its response, or rejects with a CrmError. */
+export function unary<Req, Res>(
+  client: grpc.Client,
+  method: string,
+  request: Req,
+  options: CallOptions = {},
+): Promise<Res> {
+  const fn = (client as unknown as Record<string, Function>)[method];
+  if (typeof fn !== 'function') throw new Error(`no gRPC method ${method}`);
+  const callOptions: grpc.CallOptions = {
+    deadline: Date.now() + (options.deadlineMs ?? DEFAULT_DEADLINE_MS),
+    ...(options.parent ? { parent: options.parent, propagate_flags: grpc.propagate.DEFAULTS } : {}),
+  };
+  return new Promise<Res>((resolve, reject) => {
+    fn.call(client, request, options.metadata ?? new grpc.Metadata(), callOptions, (error: grpc.ServiceError | null, response: Res) => {
+      if (error) reject(fromServiceError(error));
+      else resolve(response);
+    });
+  });
+}
+
+/** Channel settings for service clients: fail fast while a peer is down and reconnect quickly. */
+export const CLIENT_CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  'grpc.initial_reconnect_backoff_ms': 200,
+  'grpc.max_reconnect_backoff_ms': 2_000,
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 5_000,
+  'grpc.max_receive_message_length': 16 * 1024 * 1024,
+};
+
+export type ClientConstructor<T> = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ChannelOptions) => T;
+
+export function createClient<T extends grpc.Client>(Ctor: ClientConstructor<T>, address: string): T {
+  return new Ctor(address, grpc.credentials.createInsecure(), CLIENT_CHANNEL_OPTIONS);
+}
+
+export interface GrpcServiceBinding {
+  /** Fully-qualified service name, reported by grpc.health.v1. */
+  name: string;
+  definition: grpc.ServiceDefinition;
+  implementation: grpc.UntypedServiceImplementation;
+}
+
+export interface RunningGrpcServer {
+  readonly port: number;
+  readonly address: string;
+  readonly health: HealthImplementation;
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+/** Starts a gRPC server with the given services and grpc.health.v1, reporting them SERVING. */
+export async function startGrpcServer(address: string, services: GrpcServiceBinding[]): Promise<RunningGrpcServer> {
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const health = new HealthImplementation({ '': 'SERVING' });
+  health.addToServer(server);
+  for (const service of services) {
+    server.addService(service.definition, service.implementation);
+    health.setStatus(service.name, 'SERVING');
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+  const host = address.slice(0, address.lastIndexOf(':'));
+  return {
+    port,
+    address: `${host}:${port}`,
+    health,
+    async shutdown(graceMs = 5_000) {
+      health.setStatus('', 'NOT_SERVING');
+      for (const service of services) health.setStatus(service.name, 'NOT_SERVING');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+// google.protobuf.Struct / Value, as @grpc/proto-loader represents them with `oneofs: true`.
+export interface ProtoValue {
+  nullValue?: 'NULL_VALUE' | number;
+  numberValue?: number;
+  stringValue?: string;
+  boolValue?: boolean;
+  structValue?: ProtoStruct | null;
+  listValue?: { values?: ProtoValue[] } | null;
+  kind?: string;
+}
+export interface ProtoStruct {
+  fields?: Record<string, ProtoValue>;
+}
+
+export function toProtoValue(value: unknown): ProtoValue {
+  if (value === null || value === undefined) return { nullValue: 'NULL_VALUE' };
+  if (typeof value === 'number') return { numberValue: value };
+  if (typeof value === 'string') return { stringValue: value };
+  if (typeof value === 'boolean') return { boolValue: value };
+  if (Array.isArray(value)) return { listValue: { values: value.map(toProtoValue) } };
+  if (typeof value === 'object') return { structValue: toStruct(value as Record<string, unknown>) };
+  throw new Error(`cannot encode ${typeof value} as a protobuf Value`);
+}
+
+export function toStruct(object: Record<string, unknown>): ProtoStruct {
+  return { fields: Object.fromEntries(Object.entries(object).map(([k, v]) => [k, toProtoValue(v)])) };
+}
+
+export function fromProtoValue(value: ProtoValue | undefined | null): unknown {
+  if (!value) return null;
+  const kind =
+    value.kind ??
+    (['nullValue', 'numberValue', 'stringValue', 'boolValue', 'structValue', 'listValue'] as const).find(
+      (k) => value[k] !== undefined && value[k] !== null,
+    );
+  switch (kind) {
+    case 'numberValue':
+      return value.numberValue;
+    case 'stringValue':
+      return value.stringValue;
+    case 'boolValue':
+      return value.boolValue;
+    case 'structValue':
+      return fromStruct(value.structValue);
+    case 'listValue':
+      return (value.listValue?.values ?? []).map(fromProtoValue);
+    default:
+      return null;
+  }
+}
+
+export function fromStruct(struct: ProtoStruct | undefined | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(struct?.fields ?? {})) out[key] = fromProtoValue(value);
+  return out;
+}

@@ -1,0 +1,92 @@
+import { CrmError, type FieldIssue } from './errors';
+import { type FieldValue, parseBodyValue } from './field-values';
+import { type ResourceSpec, isNullable } from './resource';
+
+/** Body keys that are never custom fields even though no resource declares them. */
+const RESERVED = new Set(['workspace_id', 'custom', 'custom_fields', 'object']);
+const MAX_CUSTOM_FIELDS = 100;
+const MAX_CUSTOM_KEY_LENGTH = 100;
+
+export interface WriteValues {
+  /** Declared, client-writable fields present in the body (null clears). */
+  fields: Record<string, FieldValue>;
+  /** Custom properties to set. */
+  customSet: Record<string, unknown>;
+  /** Custom properties the body cleared with null (update only). */
+  customUnset: string[];
+}
+
+/**
+ * Validates a create or update body against the declaration. Read-only and reserved keys are
+ * ignored (DESIGN.md, Records); every problem is collected so a 422 lists them all.
+ */
+export function validateWrite(spec: ResourceSpec, body: unknown, mode: 'create' | 'update'): WriteValues {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw CrmError.validation([{ field: '(body)', message: 'must be a JSON object' }]);
+  }
+  const issues: FieldIssue[] = [];
+  const out: WriteValues = { fields: {}, customSet: {}, customUnset: [] };
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    const field = spec.fields[key];
+    if (field) {
+      if (field.readOnly) continue;
+      if (value === null) {
+        if (!isNullable(field) || field.required) issues.push({ field: key, message: 'must not be null' });
+        else out.fields[key] = null;
+        continue;
+      }
+      const parsed = parseBodyValue(field, value);
+      if (parsed.ok) out.fields[key] = parsed.value;
+      else issues.push({ field: key, message: parsed.message });
+    } else if (RESERVED.has(key)) {
+      continue;
+    } else if (!spec.customFields) {
+      issues.push({ field: key, message: 'is not a field of this resource' });
+    } else if (key.length === 0 || key.length > MAX_CUSTOM_KEY_LENGTH) {
+      issues.push({ field: key.slice(0, MAX_CUSTOM_KEY_LENGTH), message: `custom field names must be 1 to ${MAX_CUSTOM_KEY_LENGTH} characters` });
+    } else if (value === null) {
+      if (mode === 'update') out.customUnset.push(key);
+    } else {
+      out.customSet[key] = value;
+    }
+  }
+  if (Object.keys(out.customSet).length > MAX_CUSTOM_FIELDS) {
+    issues.push({ field: '(body)', message: `at most ${MAX_CUSTOM_FIELDS} custom fields per request` });
+  }
+  if (mode === 'create') {
+    for (const [key, field] of Object.entries(spec.fields)) {
+      if (field.required && !field.readOnly && (out.fields[key] === undefined || out.fields[key] === null)) {
+        issues.push({ field: key, message: 'is required' });
+      }
+    }
+  }
+  if (issues.length) throw CrmError.validation(issues);
+  return out;
+}
+
+/** At least one of the resource's `requireOneOf` fields holds a value in this (merged) record. */
+export function checkRequireOneOf(spec: ResourceSpec, record: Record<string, unknown>): void {
+  const names = spec.requireOneOf;
+  if (!names?.length) return;
+  if (names.some((name) => record[name] !== null && record[name] !== undefined && record[name] !== '')) return;
+  throw CrmError.validation(names.map((field) => ({ field, message: `at least one of ${names.join(', ')} is required` })));
+}
+
+/** Columns a store selects: every declared field, plus the custom properties. */
+export function selectColumns(spec: ResourceSpec): string {
+  return [...Object.keys(spec.fields), ...(spec.customFields ? ['custom'] : [])].join(', ');
+}
+
+export type ApiRecord = Record<string, unknown>;
+
+/** A row as the API returns it: declared fields in order (date-times in UTC with ms), then custom ones. */
+export function rowToRecord(spec: ResourceSpec, row: Record<string, unknown>): ApiRecord {
+  const record: ApiRecord = {};
+  for (const key of Object.keys(spec.fields)) {
+    const value = row[key];
+    record[key] = value instanceof Date ? value.toISOString() : (value ?? null);
+  }
+  const custom = row.custom as Record<string, unknown> | null | undefined;
+  if (custom) for (const [key, value] of Object.entries(custom)) if (!(key in record)) record[key] = value;
+  return record;
+}

@@ -1,0 +1,75 @@
+/**
+ * A resource described once. The list-query parser, the keyset SQL compiler, the body validator,
+ * the row/record codec and (later) the OpenAPI description are all driven by this declaration, so a
+ * new resource is mostly a declaration and a migration.
+ */
+export type FieldType = 'uuid' | 'string' | 'text' | 'email' | 'url' | 'integer' | 'boolean' | 'datetime' | 'enum';
+
+export interface FieldSpec {
+  readonly type: FieldType;
+  /** Allowed values of an enum field. */
+  readonly values?: readonly string[];
+  /** Whether null is a legal value (default true for client-writable fields). */
+  readonly nullable?: boolean;
+  /** Set by the system: ignored in bodies, still returned and usable in queries. */
+  readonly readOnly?: boolean;
+  /** Must be present (and not null) on create. */
+  readonly required?: boolean;
+  readonly maxLength?: number;
+  readonly min?: number;
+  readonly max?: number;
+  /** Offered as an equality filter on the list. */
+  readonly filter?: boolean;
+  /** Offered as a sort key on the list. */
+  readonly sort?: boolean;
+  /** Searched by `q`. */
+  readonly search?: boolean;
+}
+
+export interface ResourceSpec {
+  /** Plural path segment and scope resource, e.g. `contacts`. */
+  readonly name: string;
+  /** Singular noun for messages and events, e.g. `contact`. */
+  readonly singular: string;
+  readonly table: string;
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+  /** The field `since`/`until` bound; the default order is descending on it. */
+  readonly timeField: string;
+  readonly maxLimit: number;
+  /** Extra properties in bodies are kept and returned as custom fields. */
+  readonly customFields: boolean;
+  /** On create, at least one of these fields must be given a value. */
+  readonly requireOneOf?: readonly string[];
+  /** Unique constraints by name → the field a 409 names. */
+  readonly uniqueConstraints?: Readonly<Record<string, string>>;
+}
+
+export const DEFAULT_LIMIT = 50;
+
+/** Fields every record has (DESIGN.md, Records). */
+export const baseFields = {
+  id: { type: 'uuid', readOnly: true, nullable: false },
+  svc_uid: { type: 'string', maxLength: 255, filter: true },
+  created_at: { type: 'datetime', readOnly: true, nullable: false },
+  updated_at: { type: 'datetime', readOnly: true, nullable: false },
+} as const satisfies Record<string, FieldSpec>;
+
+export function defineResource<const S extends ResourceSpec>(spec: S): S {
+  const fields = spec.fields;
+  for (const key of ['id', 'svc_uid', 'created_at', 'updated_at']) {
+    if (!fields[key]) throw new Error(`${spec.name}: missing base field ${key}`);
+  }
+  if (!fields[spec.timeField]?.sort) throw new Error(`${spec.name}: time field ${spec.timeField} must be sortable`);
+  for (const [name, field] of Object.entries(fields)) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`${spec.name}: bad field name ${name}`);
+    if (field.type === 'enum' && !field.values?.length) throw new Error(`${spec.name}.${name}: enum without values`);
+  }
+  return spec;
+}
+
+export const isNullable = (field: FieldSpec): boolean => field.nullable ?? !field.readOnly;
+export const sortKeys = (spec: ResourceSpec): string[] => Object.keys(spec.fields).filter((k) => spec.fields[k]!.sort);
+export const filterKeys = (spec: ResourceSpec): string[] =>
+  Object.keys(spec.fields).filter((k) => spec.fields[k]!.filter);
+export const searchKeys = (spec: ResourceSpec): string[] =>
+  Object.keys(spec.fields).filter((k) => spec.fields[k]!.search);

@@ -1,0 +1,152 @@
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { PGlite } from '@electric-sql/pglite';
+import { Pool, type PoolClient } from 'pg';
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+/** Anything that runs a parameterised statement: a client, or a transaction handle. */
+export interface SqlQueryable {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+/**
+ * The narrow SQL interface every Postgres-backed service uses. Two implementations: `pg` against a
+ * real server, PGlite (Postgres compiled to WASM) embedded for all-in-one. Each service works in its
+ * own schema, set as the connection's search_path, so SQL text never names it.
+ */
+export interface SqlClient extends SqlQueryable {
+  readonly kind: 'postgres' | 'pglite';
+  readonly schema: string;
+  transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const tracer = trace.getTracer('crm.sql');
+
+/** Every statement runs inside a client span, so one trace covers gateway → gRPC → SQL. */
+async function traced<T>(system: string, text: string, run: () => Promise<T>): Promise<T> {
+  const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+  return tracer.startActiveSpan(
+    `${operation} ${system}`,
+    { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': text, 'db.operation': operation } },
+    async (span) => {
+      try {
+        return await run();
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+export function assertSchemaName(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
+  return schema;
+}
+
+export interface PgClientOptions {
+  url: string;
+  schema: string;
+  max?: number;
+  applicationName?: string;
+}
+
+export async function createPgClient(options: PgClientOptions): Promise<SqlClient> {
+  const schema = assertSchemaName(options.schema);
+  const pool = new Pool({
+    connectionString: options.url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? `crm-${schema}`,
+    options: `-c search_path=${schema},public`,
+  });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const bootstrap = await pool.connect();
+  try {
+    await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } finally {
+    bootstrap.release();
+  }
+  const run = <R>(q: Pool | PoolClient, text: string, params?: readonly unknown[]) =>
+    traced('postgres', text, async () => {
+      const result = await q.query(text, params as unknown[] | undefined);
+      return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+    });
+  // Without parameters pg uses the simple protocol, which accepts several statements.
+  const exec = async (q: Pool | PoolClient, script: string) => {
+    await traced('postgres', script, () => q.query(script));
+  };
+  return {
+    kind: 'postgres',
+    schema,
+    query: (text, params) => run(pool, text, params),
+    exec: (script) => exec(pool, script),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const value = await fn({ query: (text, params) => run(client, text, params), exec: (script) => exec(client, script) });
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export interface PgliteClientOptions {
+  /** Folder for the database files; omitted means in memory. */
+  dataDir?: string;
+  schema: string;
+}
+
+export async function createPgliteClient(options: PgliteClientOptions): Promise<SqlClient> {
+  const schema = assertSchemaName(options.schema);
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const db = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } });
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}, public;`);
+  const run = <R>(q: Pick<PGlite, 'query'>, text: string, params?: readonly unknown[]) =>
+    traced('pglite', text, async () => {
+      const result = await q.query<R>(text, params as unknown[] | undefined);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    });
+  const exec = async (q: Pick<PGlite, 'exec'>, script: string) => {
+    await traced('pglite', script, () => q.exec(script));
+  };
+  return {
+    kind: 'pglite',
+    schema,
+    query: (text, params) => run(db, text, params),
+    exec: (script) => exec(db, script),
+    transaction: (fn) =>
+      db.transaction((tx) => fn({ query: (text, params) => run(tx, text, params), exec: (script) => exec(tx, script) })),
+    close: () => db.close(),
+  };
+}
+
+/** Postgres error fields the store layer translates into domain errors. */
+export interface PgErrorLike {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+}
+
+export function pgErrorOf(error: unknown): PgErrorLike | undefined {
+  if (error && typeof error === 'object' && typeof (error as PgErrorLike).code === 'string') return error as PgErrorLike;
+  return undefined;
+}

@@ -1,0 +1,56 @@
+import * as path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { ProtoGrpcType as CommonProto } from './gen/common';
+import type { ProtoGrpcType as DirectoryProto } from './gen/directory';
+import type { ProtoGrpcType as PeopleProto } from './gen/people';
+
+export type { Contact, Contact__Output } from './gen/crm/people/v1/Contact';
+export type { ListContactsResponse__Output } from './gen/crm/people/v1/ListContactsResponse';
+export type { PeopleServiceClient, PeopleServiceHandlers } from './gen/crm/people/v1/PeopleService';
+export type { ListRequest, ListRequest__Output } from './gen/crm/common/v1/ListRequest';
+export type { WriteRequest__Output } from './gen/crm/common/v1/WriteRequest';
+export type { GetRequest__Output } from './gen/crm/common/v1/GetRequest';
+export type { DeleteRequest__Output } from './gen/crm/common/v1/DeleteRequest';
+export type { PageInfo } from './gen/crm/common/v1/PageInfo';
+export type { Struct, Struct__Output } from './gen/google/protobuf/Struct';
+export type { Value, Value__Output } from './gen/google/protobuf/Value';
+export type { DirectoryServiceClient, DirectoryServiceHandlers } from './gen/crm/directory/v1/DirectoryService';
+export type { AuthenticateResponse__Output } from './gen/crm/directory/v1/AuthenticateResponse';
+export type { Workspace, Workspace__Output } from './gen/crm/directory/v1/Workspace';
+export type { User, User__Output } from './gen/crm/directory/v1/User';
+export type { Integration, Integration__Output } from './gen/crm/directory/v1/Integration';
+export type { CreatedApiKey, CreatedApiKey__Output } from './gen/crm/directory/v1/CreatedApiKey';
+export type { CommonProto, DirectoryProto, PeopleProto };
+
+/** Folder holding the `.proto` sources (`crm/<context>/v1/*.proto`). */
+export const protoRoot = path.resolve(__dirname, '..');
+
+/**
+ * Loader options shared by every client and server, and by the type generator (`npm run gen`):
+ * snake_case field names as in the JSON API, 64-bit integers and enums as strings, proto3
+ * `optional` fields absent when unset.
+ */
+export const loaderOptions: protoLoader.Options = {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [protoRoot],
+};
+
+const cache = new Map<string, grpc.GrpcObject>();
+
+function load(file: string): grpc.GrpcObject {
+  let loaded = cache.get(file);
+  if (!loaded) {
+    loaded = grpc.loadPackageDefinition(protoLoader.loadSync(file, loaderOptions));
+    cache.set(file, loaded);
+  }
+  return loaded;
+}
+
+export const loadDirectory = (): DirectoryProto => load('crm/directory/v1/directory.proto') as unknown as DirectoryProto;
+export const loadPeople = (): PeopleProto => load('crm/people/v1/people.proto') as unknown as PeopleProto;
+export const loadCommon = (): CommonProto => load('crm/common/v1/common.proto') as unknown as CommonProto;

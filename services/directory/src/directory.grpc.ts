@@ -1,0 +1,60 @@
+import { type GrpcServiceBinding, type Logger, implement } from '@crm/kit';
+import { type DirectoryServiceHandlers, loadDirectory } from '@crm/proto';
+import type { DirectoryService } from './directory.service';
+
+export const DIRECTORY_SERVICE_NAME = 'crm.directory.v1.DirectoryService';
+
+/** proto3 `optional` fields are absent rather than null on the wire. */
+function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], null>;
+  };
+}
+
+const orUndefined = (value: string | undefined) => (value ? value : undefined);
+
+export function directoryGrpcBinding(service: DirectoryService, log: Logger): GrpcServiceBinding {
+  const implementation = implement<DirectoryServiceHandlers>(
+    {
+      async Authenticate(request) {
+        const principal = await service.authenticate(request.key);
+        return { ...principal, user_id: principal.user_id ?? '' };
+      },
+      CreateWorkspace: async (request) => service.createWorkspace({ name: request.name }),
+      GetWorkspace: async (request) => service.getWorkspace(request.id),
+      CreateUser: async (request) =>
+        withoutNulls(
+          await service.createUser({
+            workspace_id: request.workspace_id,
+            email: request.email,
+            full_name: request.full_name,
+            role: request.role,
+            svc_uid: orUndefined(request.svc_uid),
+          }),
+        ),
+      GetUser: async (request) => withoutNulls(await service.getUser(request.workspace_id, request.id)),
+      CreateApiKey: async (request) =>
+        service.createApiKey({
+          workspace_id: request.workspace_id,
+          scopes: request.scopes,
+          env: orUndefined(request.env),
+          user_id: orUndefined(request.user_id),
+          name: orUndefined(request.name),
+        }),
+      RevokeApiKey: async (request) => service.revokeApiKey(request.id),
+      CreateIntegration: async (request) =>
+        withoutNulls(
+          await service.createIntegration({
+            workspace_id: request.workspace_id,
+            type: request.type,
+            name: request.name,
+            secret: request.secret,
+            svc_uid: orUndefined(request.svc_uid),
+          }),
+        ),
+      GetIntegration: async (request) => withoutNulls(await service.getIntegration(request.workspace_id, request.id)),
+    },
+    log,
+  );
+  return { name: DIRECTORY_SERVICE_NAME, definition: loadDirectory().crm.directory.v1.DirectoryService.service, implementation };
+}

@@ -1,0 +1,108 @@
+import type { Scope } from '@crm/kit';
+import type { EncryptedSecret } from './secrets';
+import type { DocumentStore, IndexSpec } from './store/document-store';
+
+/**
+ * What the directory stores, collection by collection, and the indexes that keep it consistent.
+ * These shapes never leave the service: `directory.service.ts` maps them to records without `_id`,
+ * hashes or secrets.
+ */
+
+export const COLLECTIONS = {
+  workspaces: 'workspaces',
+  users: 'users',
+  apiKeys: 'api_keys',
+  integrations: 'integrations',
+} as const;
+
+export type UserRole = 'owner' | 'admin' | 'member';
+export type IntegrationStatus = 'connected' | 'error' | 'disconnected';
+
+export interface WorkspaceDoc {
+  _id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserDoc {
+  _id: string;
+  workspace_id: string;
+  email: string;
+  /** Uniqueness of emails is case-insensitive; the address itself is kept as given. */
+  email_lower: string;
+  full_name: string;
+  role: UserRole;
+  is_active: boolean;
+  svc_uid: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyDoc {
+  _id: string;
+  workspace_id: string;
+  user_id: string | null;
+  name: string | null;
+  env: string;
+  scopes: Scope[];
+  /** `hashKey(key, pepper)`; the key itself is never stored. */
+  hash: string;
+  /** Non-secret beginning of the key, to tell keys apart in a settings page. */
+  prefix: string;
+  created_at: string;
+  updated_at: string;
+  revoked_at: string | null;
+  /** Updated at most once a minute by `authenticate`. */
+  last_used_at: string | null;
+}
+
+export interface IntegrationDoc {
+  _id: string;
+  workspace_id: string;
+  type: string;
+  name: string;
+  status: IntegrationStatus;
+  enabled: boolean;
+  svc_uid: string | null;
+  secret: EncryptedSecret;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Index names, also used to turn a `DuplicateKeyError` into the right conflict message. */
+export const INDEX_NAMES = {
+  userEmail: 'users_workspace_email_unique',
+  userSvcUid: 'users_workspace_svc_uid_unique',
+  apiKeyHash: 'api_keys_hash_unique',
+  integrationSvcUid: 'integrations_workspace_svc_uid_unique',
+} as const;
+
+// `svc_uid` is unique per workspace only when set: MongoDB partial indexes cannot say `$ne: null`,
+// so "is a string" selects the documents that carry one.
+const SVC_UID_SET = { svc_uid: { $type: 'string' } };
+
+export const DIRECTORY_INDEXES: readonly IndexSpec[] = [
+  { collection: COLLECTIONS.users, name: INDEX_NAMES.userEmail, keys: { workspace_id: 1, email_lower: 1 }, unique: true },
+  {
+    collection: COLLECTIONS.users,
+    name: INDEX_NAMES.userSvcUid,
+    keys: { workspace_id: 1, svc_uid: 1 },
+    unique: true,
+    partialFilterExpression: SVC_UID_SET,
+  },
+  // Every request's authentication looks a key up by its hash.
+  { collection: COLLECTIONS.apiKeys, name: INDEX_NAMES.apiKeyHash, keys: { hash: 1 }, unique: true },
+  {
+    collection: COLLECTIONS.integrations,
+    name: INDEX_NAMES.integrationSvcUid,
+    keys: { workspace_id: 1, svc_uid: 1 },
+    unique: true,
+    partialFilterExpression: SVC_UID_SET,
+  },
+];
+
+/** The directory's schema migration: creates its indexes; safe to run on every start. */
+export function ensureDirectoryIndexes(store: DocumentStore): Promise<void> {
+  return store.ensureIndexes(DIRECTORY_INDEXES);
+}

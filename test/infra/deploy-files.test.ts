@@ -1,0 +1,1002 @@
+/**
+ * Static checks of the deployment files: Dockerfile, .dockerignore, docker-compose.yml,
+ * infra/otel-collector.yaml and the Kubernetes manifests in infra/k8s (base and dev overlay).
+ *
+ * There is no container engine or cluster where these tests run, so they read the files and
+ * assert that they agree with each other and with what the components need: the environment of
+ * each role, ports, probes, secrets, images. The container health check script the image ships
+ * (infra/docker/healthcheck.cjs) is run for real against local gRPC and HTTP servers.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const K8S_BASE = path.join(ROOT, 'infra', 'k8s', 'base');
+const K8S_DEV = path.join(ROOT, 'infra', 'k8s', 'dev');
+const HEALTHCHECK = 'infra/docker/healthcheck.cjs';
+
+// ------------------------------------------------------------------------------------------------
+// The facts the deployment files must encode
+// ------------------------------------------------------------------------------------------------
+
+type Component = 'gateway' | 'directory' | 'people' | 'flows' | 'messaging' | 'activities';
+
+/** Each component's listening port: HTTP for the gateway, gRPC for the services. */
+const PORTS: Record<Component, number> = {
+  gateway: 8080,
+  directory: 50051,
+  people: 50052,
+  flows: 50053,
+  messaging: 50054,
+  activities: 50055,
+};
+const COMPONENTS = Object.keys(PORTS) as Component[];
+const SERVICES = COMPONENTS.filter((c) => c !== 'gateway');
+/** Services that own a Postgres schema and so have migrations to run. */
+const POSTGRES_SERVICES = ['people', 'flows', 'messaging', 'activities'];
+
+/** The environment each role reads (beyond OpenTelemetry's). */
+const ROLE_ENV: Record<Component, string[]> = {
+  gateway: ['HOST', 'PORT', 'DIRECTORY_ADDR', 'PEOPLE_ADDR', 'FLOWS_ADDR', 'MESSAGING_ADDR', 'ACTIVITIES_ADDR', 'REDIS_URL'],
+  directory: ['GRPC_ADDR', 'MONGO_URL', 'MONGO_DB', 'SECRETS_KEY', 'KEY_PEPPER', 'NATS_URL'],
+  people: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'NATS_URL', 'CURSOR_SECRET'],
+  flows: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'NATS_URL', 'CURSOR_SECRET'],
+  messaging: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'NATS_URL', 'CURSOR_SECRET', 'REDIS_URL'],
+  activities: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'NATS_URL', 'CURSOR_SECRET'],
+};
+const OTEL_ENV = ['OTEL_SERVICE_NAME', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_TRACES_EXPORTER'];
+const OTLP_HTTP_ENDPOINT = 'http://otel-collector:4318';
+/** Gateway variable naming the address of each service. */
+const ADDR_ENV: Record<string, Component> = {
+  DIRECTORY_ADDR: 'directory',
+  PEOPLE_ADDR: 'people',
+  FLOWS_ADDR: 'flows',
+  MESSAGING_ADDR: 'messaging',
+  ACTIVITIES_ADDR: 'activities',
+};
+/** Variables that are, or embed, credentials: never a literal in a Kubernetes manifest. */
+const SECRET_ENV = ['SECRETS_KEY', 'KEY_PEPPER', 'CURSOR_SECRET', 'DATABASE_URL', 'MONGO_URL', 'REDIS_URL'];
+/** Third-party images and the major version each is pinned to. */
+const IMAGES: Record<string, RegExp> = {
+  postgres: /^postgres:16(\.\d+)*(-[a-z0-9.]+)?$/,
+  mongo: /^mongo:7(\.\d+)*(-[a-z0-9.]+)?$/,
+  redis: /^redis:7(\.\d+)*(-[a-z0-9.]+)?$/,
+  nats: /^nats:2(\.\d+)*(-[a-z0-9.]+)?$/,
+  'otel-collector': /^otel\/opentelemetry-collector-contrib:0\.\d+\.\d+$/,
+};
+
+// ------------------------------------------------------------------------------------------------
+// Loading
+// ------------------------------------------------------------------------------------------------
+
+const read = (...p: string[]) => fs.readFileSync(path.join(...p), 'utf8');
+
+/** Every document of a YAML file, anchors and merge keys (`<<:`) resolved, duplicate keys refused. */
+const parseYaml: (src: string, file: string) => any[] = (() => {
+  try {
+    const Y = require('yaml');
+    return (src: string, file: string) =>
+      Y.parseAllDocuments(src, { merge: true, uniqueKeys: true })
+        .map((doc: any) => {
+          if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0].message}`);
+          return doc.toJS({ maxAliasCount: -1 });
+        })
+        .filter((d: unknown) => d != null);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+    const JY = require('js-yaml');
+    return (src: string) => JY.loadAll(src).filter((d: unknown) => d != null);
+  }
+})();
+const loadYaml = (file: string): any[] => parseYaml(fs.readFileSync(file, 'utf8'), file);
+const loadOne = (file: string): any => {
+  const docs = loadYaml(file);
+  expect(docs).toHaveLength(1);
+  return docs[0];
+};
+
+interface K8sDoc {
+  file: string;
+  doc: any;
+}
+const yamlFilesIn = (dir: string) => fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+const loadDir = (dir: string, files: string[]): K8sDoc[] =>
+  files.flatMap((f) => loadYaml(path.join(dir, f)).map((doc) => ({ file: f, doc })));
+
+/** Resolves compose interpolation with an empty environment: `${X:-d}`/`${X-d}` → d, `${X}` → ''. */
+function interpolate(value: string): string {
+  return value
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}/g, (_m, _name, def) => def ?? '')
+    .replace(/\$\$/g, '$');
+}
+
+function cpu(q: string | number): number {
+  const s = String(q);
+  return s.endsWith('m') ? Number(s.slice(0, -1)) / 1000 : Number(s);
+}
+function bytes(q: string | number): number {
+  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(String(q));
+  if (!m) throw new Error(`bad quantity ${q}`);
+  const unit: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  return Number(m[1]) * (m[2] ? unit[m[2]]! : 1);
+}
+
+/** host and port of `host:port` or a URL. */
+function endpoint(value: string): { host: string; port: number } {
+  if (value.includes('://')) {
+    const u = new URL(value);
+    const defaults: Record<string, number> = { 'http:': 80, 'https:': 443 };
+    return { host: u.hostname, port: Number(u.port || defaults[u.protocol]) };
+  }
+  const i = value.lastIndexOf(':');
+  return { host: value.slice(0, i), port: Number(value.slice(i + 1)) };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Dockerfile and .dockerignore
+// ------------------------------------------------------------------------------------------------
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+interface Stage {
+  from: string;
+  name?: string;
+  body: Instruction[];
+}
+
+function parseDockerfile(src: string): { globalArgs: Record<string, string>; stages: Stage[] } {
+  const instructions: Instruction[] = [];
+  let buf = '';
+  for (const raw of src.split('\n')) {
+    const line = raw.trimEnd();
+    if (/^\s*#/.test(line)) continue; // comments, also between continuation lines
+    if (line.endsWith('\\')) {
+      buf += `${line.slice(0, -1)} `;
+      continue;
+    }
+    buf += line;
+    const m = /^\s*([A-Za-z]+)\s+([\s\S]*)$/.exec(buf);
+    if (m) instructions.push({ op: m[1]!.toUpperCase(), args: m[2]!.replace(/\s+/g, ' ').trim() });
+    buf = '';
+  }
+  const globalArgs: Record<string, string> = {};
+  const stages: Stage[] = [];
+  for (const ins of instructions) {
+    if (ins.op === 'FROM') {
+      const [image, as, name] = ins.args.split(' ');
+      const from = image!.replace(/\$\{?(\w+)\}?/g, (_m, v) => globalArgs[v] ?? `<unset ${v}>`);
+      stages.push({ from, name: as?.toUpperCase() === 'AS' ? name : undefined, body: [] });
+    } else if (stages.length === 0) {
+      if (ins.op === 'ARG') {
+        const [k, v] = ins.args.split('=');
+        globalArgs[k!] = v ?? '';
+      }
+    } else {
+      stages[stages.length - 1]!.body.push(ins);
+    }
+  }
+  return { globalArgs, stages };
+}
+
+/** Docker's .dockerignore semantics: last matching pattern wins; a path is out if it or a parent is. */
+function dockerignore(src: string): (p: string) => boolean {
+  const rules = src
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const negate = l.startsWith('!');
+      const pattern = path.posix.normalize(negate ? l.slice(1) : l).replace(/^\/+/, '');
+      const re = pattern
+        .split('/')
+        .map((seg) => (seg === '**' ? '.*' : seg.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+        .join('/')
+        .replace(/\.\*\//g, '(?:.*/)?');
+      return { negate, re: new RegExp(`^${re}$`) };
+    });
+  return (p: string) => {
+    const parts = p.split('/');
+    const candidates = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    let excluded = false;
+    // A pattern applies when it matches the path or one of its parent directories.
+    for (const r of rules) if (candidates.some((c) => r.re.test(c))) excluded = !r.negate;
+    return excluded;
+  };
+}
+
+describe('Dockerfile', () => {
+  const { globalArgs, stages } = parseDockerfile(read(ROOT, 'Dockerfile'));
+  const final = stages[stages.length - 1]!;
+  const last = (stage: Stage, op: string) => [...stage.body].reverse().find((i) => i.op === op);
+  const rootPkg = JSON.parse(read(ROOT, 'package.json'));
+
+  test('is a multi-stage build on node:20-bookworm-slim', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const names = new Set<string>();
+    for (const s of stages) {
+      // every stage starts from Node 20 slim or from an earlier stage
+      expect(s.from === 'node:20-bookworm-slim' || names.has(s.from)).toBe(true);
+      if (s.name) names.add(s.name);
+    }
+    expect(final.from).toBe('node:20-bookworm-slim');
+    expect(globalArgs.NODE_IMAGE).toBe('node:20-bookworm-slim');
+  });
+
+  test('installs with npm ci, builds with turbo, then prunes dev dependencies', () => {
+    const build = stages.find((s) => s.body.some((i) => i.op === 'RUN' && i.args.includes('npm run build')));
+    expect(build).toBeDefined();
+    const runs = build!.body.filter((i) => i.op === 'RUN').map((i) => i.args).join(' ; ');
+    const ci = runs.indexOf('npm ci');
+    const compile = runs.indexOf('npm run build');
+    const prune = runs.search(/npm prune --omit=dev|npm prune --production/);
+    expect(ci).toBeGreaterThanOrEqual(0);
+    expect(compile).toBeGreaterThan(ci);
+    expect(prune).toBeGreaterThan(compile);
+    expect(rootPkg.scripts.build).toMatch(/^turbo run build/);
+    // the runtime takes the pruned tree from that stage, and installs nothing itself
+    expect(final.body.some((i) => i.op === 'COPY' && i.args.includes(`--from=${build!.name}`))).toBe(true);
+    expect(final.body.some((i) => i.op === 'RUN' && /\bnpm (ci|install)\b/.test(i.args))).toBe(false);
+  });
+
+  test('uses the npm that package.json pins', () => {
+    const pinned = /^npm@(.+)$/.exec(rootPkg.packageManager)?.[1];
+    const arg = stages.flatMap((s) => s.body).find((i) => i.op === 'ARG' && i.args.startsWith('NPM_VERSION='));
+    expect(arg?.args).toBe(`NPM_VERSION=${pinned}`);
+  });
+
+  test('runs as a numeric non-root user', () => {
+    const user = last(final, 'USER')?.args;
+    expect(user).toMatch(/^\d+(:\d+)?$/);
+    expect(Number(user!.split(':')[0])).toBeGreaterThan(0);
+  });
+
+  test('enters through the crm CLI and defaults to `start <component>`', () => {
+    const entrypoint = JSON.parse(last(final, 'ENTRYPOINT')!.args);
+    expect(entrypoint).toEqual(['node', 'packages/cli/bin/crm.js']);
+    // the same command as `npm run crm`, and the CLI package really compiles src/ into dist/
+    expect(rootPkg.scripts.crm).toBe(entrypoint.join(' '));
+    const cliTsconfig = JSON.parse(read(ROOT, 'packages/cli/tsconfig.json'));
+    expect(cliTsconfig.compilerOptions).toMatchObject({ rootDir: 'src', outDir: 'dist' });
+    // `start` alone is the all-in-one mode; deployments pass `start <component>`
+    const cmd: string[] = JSON.parse(last(final, 'CMD')!.args);
+    expect(cmd[0]).toBe('start');
+    if (cmd.length > 1) expect(COMPONENTS).toContain(cmd[1]);
+  });
+
+  test('listens on every interface in a container', () => {
+    const env = final.body.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ');
+    expect(env).toMatch(/(^|\s)HOST=0\.0\.0\.0(\s|$)/);
+  });
+
+  test('exposes every component port and health-checks with the shipped script', () => {
+    const exposed = final.body.filter((i) => i.op === 'EXPOSE').flatMap((i) => i.args.split(' ').map(Number));
+    for (const c of COMPONENTS) expect(exposed).toContain(PORTS[c]);
+    const hc = last(final, 'HEALTHCHECK')!.args;
+    const cmd = JSON.parse(hc.slice(hc.indexOf('CMD ') + 4));
+    expect(cmd).toEqual(['node', HEALTHCHECK]);
+    expect(fs.existsSync(path.join(ROOT, HEALTHCHECK))).toBe(true);
+  });
+
+  test('.dockerignore keeps build inputs and drops installed, built and secret files', () => {
+    const ignored = dockerignore(read(ROOT, '.dockerignore'));
+    const workspaces: string[] = rootPkg.workspaces.flatMap((w: string) =>
+      w.endsWith('/*')
+        ? fs.readdirSync(path.join(ROOT, w.slice(0, -2))).map((d) => `${w.slice(0, -2)}/${d}`)
+        : [w],
+    );
+    const kept = [
+      'package.json',
+      'package-lock.json',
+      '.npmrc',
+      'turbo.json',
+      'tsconfig.base.json',
+      HEALTHCHECK,
+      'proto/crm/people/v1/people.proto',
+      'packages/cli/src/main.ts',
+      'packages/cli/bin/crm.js',
+      'services/people/src/index.ts',
+      ...workspaces.map((w) => `${w}/package.json`),
+    ];
+    for (const p of kept) expect([p, ignored(p)]).toEqual([p, false]);
+    const dropped = [
+      'node_modules/fastify/package.json',
+      'packages/kit/node_modules/x/index.js',
+      'packages/cli/dist/main.js',
+      'gateway/dist/index.js',
+      '.git/HEAD',
+      '.env',
+      'services/people/.env',
+      '.data/pglite/PG_VERSION',
+      'test/e2e/api.test.ts',
+      'infra/k8s/base/kustomization.yaml',
+    ];
+    for (const p of dropped) expect([p, ignored(p)]).toEqual([p, true]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// OpenTelemetry Collector configuration
+// ------------------------------------------------------------------------------------------------
+
+describe('infra/otel-collector.yaml', () => {
+  const file = path.join(ROOT, 'infra', 'otel-collector.yaml');
+  const config = loadOne(file);
+
+  test('receives OTLP over gRPC (4317) and HTTP (4318) on all interfaces', () => {
+    expect(config.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
+    expect(config.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
+    // the components export OTLP/HTTP to the http receiver
+    expect(endpoint(OTLP_HTTP_ENDPOINT).port).toBe(endpoint(config.receivers.otlp.protocols.http.endpoint).port);
+  });
+
+  test('every pipeline component and extension is defined, traces go to debug', () => {
+    const pipelines = config.service.pipelines;
+    expect(Object.keys(pipelines)).toEqual(expect.arrayContaining(['traces']));
+    for (const [name, p] of Object.entries<any>(pipelines)) {
+      for (const r of p.receivers) expect([name, r, r in config.receivers]).toEqual([name, r, true]);
+      for (const x of p.processors ?? []) expect([name, x, x in config.processors]).toEqual([name, x, true]);
+      for (const e of p.exporters) expect([name, e, e in config.exporters]).toEqual([name, e, true]);
+      if (p.processors?.includes('memory_limiter')) expect(p.processors[0]).toBe('memory_limiter');
+    }
+    expect(pipelines.traces.receivers).toContain('otlp');
+    expect(pipelines.traces.exporters).toContain('debug');
+    for (const ext of config.service.extensions ?? []) expect(config.extensions).toHaveProperty([ext]);
+  });
+
+  test('carries commented examples for Jaeger and Tempo', () => {
+    const src = read(file);
+    expect(src).toMatch(/^\s*#\s*otlp\/jaeger:/m);
+    expect(src).toMatch(/^\s*#\s*otlp\/tempo:/m);
+  });
+
+  test('is the configuration the Kubernetes ConfigMap carries', () => {
+    const cm = loadYaml(path.join(K8S_BASE, 'otel-collector.yaml')).find((d) => d.kind === 'ConfigMap');
+    expect(parseYaml(cm.data['config.yaml'], 'ConfigMap otel-collector-config')[0]).toEqual(config);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// docker-compose.yml
+// ------------------------------------------------------------------------------------------------
+
+describe('docker-compose.yml', () => {
+  const compose = loadOne(path.join(ROOT, 'docker-compose.yml'));
+  const services: Record<string, any> = compose.services;
+  const env = (name: string): Record<string, string> => {
+    const e = services[name].environment ?? {};
+    const entries: [string, string][] = Array.isArray(e)
+      ? e.map((kv: string) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])
+      : Object.entries(e).map(([k, v]) => [k, String(v)]);
+    return Object.fromEntries(entries.map(([k, v]) => [k, interpolate(v)]));
+  };
+  const rawEnv = (name: string): Record<string, string> =>
+    Object.fromEntries(Object.entries(services[name].environment ?? {}).map(([k, v]) => [k, String(v)]));
+  const hasHealthcheck = (name: string) => Array.isArray(services[name]?.healthcheck?.test) && !services[name].healthcheck.disable;
+
+  test('runs every component and backing service', () => {
+    expect(Object.keys(services).sort()).toEqual([...COMPONENTS, ...Object.keys(IMAGES)].sort());
+  });
+
+  test('builds one image for all components and starts each with `start <component>`', () => {
+    const image = services.gateway.image;
+    expect(image).toMatch(/^crm:/);
+    for (const c of COMPONENTS) {
+      const s = services[c];
+      expect([c, s.image, s.build?.context ?? s.build]).toEqual([c, image, '.']);
+      expect(s.command).toEqual(['start', c]);
+      expect([c, s.read_only, s.init]).toEqual([c, true, true]);
+      expect(s.cap_drop).toContain('ALL');
+    }
+  });
+
+  test.each(COMPONENTS)('%s has the environment its role needs', (c) => {
+    const e = env(c);
+    for (const key of [...ROLE_ENV[c], ...OTEL_ENV]) expect([c, key, Boolean(e[key])]).toEqual([c, key, true]);
+    expect(e.OTEL_SERVICE_NAME).toBe(`crm-${c}`);
+    expect(e.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(OTLP_HTTP_ENDPOINT);
+    expect(e.OTEL_TRACES_EXPORTER).toBe('otlp');
+    if (c === 'gateway') {
+      expect(e.HOST).toBe('0.0.0.0');
+      expect(Number(e.PORT)).toBe(PORTS.gateway);
+    } else {
+      expect(e.GRPC_ADDR).toBe(`0.0.0.0:${PORTS[c]}`);
+    }
+    if (e.DB_SCHEMA) expect(e.DB_SCHEMA).toBe(c);
+  });
+
+  test('publishes the gateway, and only the gateway, on 8080', () => {
+    expect(services.gateway.ports).toEqual([`${PORTS.gateway}:${PORTS.gateway}`]);
+    for (const [name, s] of Object.entries(services)) if (name !== 'gateway') expect([name, s.ports]).toEqual([name, undefined]);
+  });
+
+  test('service addresses point at the compose service and its gRPC port', () => {
+    const e = env('gateway');
+    for (const [key, target] of Object.entries(ADDR_ENV)) {
+      expect(endpoint(e[key]!)).toEqual({ host: target, port: PORTS[target] });
+      expect(endpoint(env(target).GRPC_ADDR!).port).toBe(PORTS[target]);
+    }
+  });
+
+  test('backing-service URLs match the backing services', () => {
+    const pg = env('postgres');
+    for (const c of POSTGRES_SERVICES) {
+      const u = new URL(env(c).DATABASE_URL!);
+      expect(u.protocol).toMatch(/^postgres(ql)?:$/);
+      expect([u.hostname, u.port, u.username, decodeURIComponent(u.password), u.pathname]).toEqual([
+        'postgres',
+        '5432',
+        pg.POSTGRES_USER,
+        pg.POSTGRES_PASSWORD,
+        `/${pg.POSTGRES_DB}`,
+      ]);
+    }
+    expect(new Set(POSTGRES_SERVICES.map((c) => env(c).DB_SCHEMA)).size).toBe(POSTGRES_SERVICES.length);
+    const mongo = new URL(env('directory').MONGO_URL!);
+    expect([mongo.protocol, mongo.hostname, mongo.port]).toEqual(['mongodb:', 'mongo', '27017']);
+    // the dev MongoDB is a single-node replica set addressed directly (its member name is localhost)
+    expect(services.mongo.command).toEqual(expect.arrayContaining(['--replSet']));
+    expect(mongo.searchParams.get('directConnection')).toBe('true');
+    for (const c of ['gateway', 'messaging']) expect(endpoint(env(c).REDIS_URL!)).toEqual({ host: 'redis', port: 6379 });
+    for (const c of SERVICES) expect(env(c).NATS_URL).toBe('nats://nats:4222');
+  });
+
+  test('NATS runs JetStream with its store on a volume', () => {
+    const cmd: string[] = services.nats.command;
+    expect(cmd.some((a) => a === '--jetstream' || a === '-js')).toBe(true);
+    const storeDir = cmd.find((a) => a.startsWith('--store_dir='))?.split('=')[1];
+    expect(storeDir).toBeDefined();
+    expect(services.nats.volumes.map((v: string) => v.split(':')[1])).toContain(storeDir);
+  });
+
+  test('secrets have clearly marked dev-only defaults, shared where they must be', () => {
+    const secretVars = ['KEY_PEPPER', 'CURSOR_SECRET', 'POSTGRES_PASSWORD', 'SECRETS_KEY'];
+    const src = read(ROOT, 'docker-compose.yml');
+    for (const v of secretVars) {
+      const uses = [...src.matchAll(new RegExp(`\\$\\{${v}(:?-)?([^}]*)\\}`, 'g'))];
+      expect([v, uses.length > 0]).toEqual([v, true]);
+      for (const u of uses) {
+        expect([v, u[1]]).toEqual([v, ':-']); // always overridable, never empty
+        const def = u[2]!;
+        const plain = v === 'SECRETS_KEY' ? Buffer.from(def, 'base64') : Buffer.from(def);
+        expect([v, plain.toString().startsWith('dev-only-')]).toEqual([v, true]);
+        if (v === 'SECRETS_KEY') expect(plain.length).toBe(32);
+      }
+      expect(new Set(uses.map((u) => u[0])).size).toBe(1); // one default per secret
+    }
+    // every replica and service signs cursors with the same secret
+    const cursor = new Set(POSTGRES_SERVICES.map((c) => rawEnv(c).CURSOR_SECRET));
+    expect(cursor.size).toBe(1);
+    // no variable without a default: `docker compose up` works with an empty environment
+    expect(src.replace(/^\s*#.*$/gm, '')).not.toMatch(/\$\{[A-Za-z_][A-Za-z0-9_]*\}/);
+  });
+
+  test('every service but the collector has a health check; components use the shipped script', () => {
+    for (const name of Object.keys(services)) {
+      if (name === 'otel-collector') continue;
+      expect([name, hasHealthcheck(name)]).toEqual([name, true]);
+      expect(['CMD', 'CMD-SHELL']).toContain(services[name].healthcheck.test[0]);
+    }
+    for (const c of SERVICES) {
+      expect(services[c].healthcheck.test).toEqual(['CMD', 'node', HEALTHCHECK, 'grpc', `127.0.0.1:${PORTS[c]}`]);
+    }
+    expect(services.gateway.healthcheck.test).toEqual([
+      'CMD',
+      'node',
+      HEALTHCHECK,
+      'http',
+      `http://127.0.0.1:${PORTS.gateway}/readyz`,
+    ]);
+  });
+
+  test('each component waits for everything it dials, healthy when that can be checked', () => {
+    for (const c of COMPONENTS) {
+      const deps: Record<string, any> = services[c].depends_on;
+      expect(Array.isArray(deps)).toBe(false);
+      const dialed = new Set<string>();
+      for (const v of Object.values(env(c))) {
+        if (!/^[a-z]+:\/\/|^[a-z-]+:\d+$/.test(v)) continue;
+        const { host } = endpoint(v);
+        if (host in services) dialed.add(host);
+      }
+      expect([c, Object.keys(deps).sort()]).toEqual([c, [...dialed].sort()]);
+      for (const [dep, { condition }] of Object.entries<any>(deps)) {
+        expect([c, dep, condition]).toEqual([c, dep, hasHealthcheck(dep) ? 'service_healthy' : 'service_started']);
+      }
+    }
+    expect(Object.keys(services.gateway.depends_on)).toEqual(expect.arrayContaining([...SERVICES, 'redis']));
+  });
+
+  test('the dependency graph has no cycle', () => {
+    const state: Record<string, 'visiting' | 'done'> = {};
+    const visit = (n: string, trail: string[]) => {
+      if (state[n] === 'done') return;
+      if (state[n] === 'visiting') throw new Error(`cycle: ${[...trail, n].join(' -> ')}`);
+      state[n] = 'visiting';
+      for (const d of Object.keys(services[n].depends_on ?? {})) visit(d, [...trail, n]);
+      state[n] = 'done';
+    };
+    for (const n of Object.keys(services)) visit(n, []);
+  });
+
+  test('third-party images are pinned to a major version', () => {
+    for (const [name, re] of Object.entries(IMAGES)) expect([name, services[name].image]).toEqual([name, expect.stringMatching(re)]);
+  });
+
+  test('volumes are declared, and the collector mounts infra/otel-collector.yaml', () => {
+    for (const [name, s] of Object.entries(services)) {
+      for (const v of (s.volumes ?? []) as string[]) {
+        const source = v.split(':')[0]!;
+        if (source.startsWith('.') || source.startsWith('/')) {
+          expect([name, fs.existsSync(path.join(ROOT, source))]).toEqual([name, true]);
+        } else {
+          expect(compose.volumes).toHaveProperty([source]);
+        }
+      }
+    }
+    const mount = (services['otel-collector'].volumes as string[]).find((v) => v.startsWith('./infra/otel-collector.yaml:'));
+    const target = mount!.split(':')[1];
+    expect(services['otel-collector'].command).toContain(`--config=${target}`);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Kubernetes
+// ------------------------------------------------------------------------------------------------
+
+const baseKustomization = loadOne(path.join(K8S_BASE, 'kustomization.yaml'));
+const devKustomization = loadOne(path.join(K8S_DEV, 'kustomization.yaml'));
+const baseFiles = yamlFilesIn(K8S_BASE).filter((f) => f !== 'kustomization.yaml');
+const devFiles = yamlFilesIn(K8S_DEV).filter((f) => f !== 'kustomization.yaml');
+const base = loadDir(K8S_BASE, baseFiles.filter((f) => !f.endsWith('.template.yaml')));
+const dev = loadDir(K8S_DEV, devFiles);
+const secretTemplate = loadOne(path.join(K8S_BASE, 'secret.template.yaml'));
+/** Literals of a kustomize secretGenerator, as a key → value map. */
+const generated = (k: any, name: string): Record<string, string> | undefined => {
+  const gen = (k.secretGenerator ?? []).find((g: any) => g.name === name);
+  if (!gen) return undefined;
+  return Object.fromEntries(
+    (gen.literals ?? []).map((l: string) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+};
+const devSecrets = generated(devKustomization, 'crm-secrets')!;
+
+const find = (docs: K8sDoc[], kind: string, name: string) => docs.find((d) => d.doc.kind === kind && d.doc.metadata.name === name)?.doc;
+const ofKind = (docs: K8sDoc[], ...kinds: string[]) => docs.filter((d) => kinds.includes(d.doc.kind)).map((d) => d.doc);
+const workloads = (docs: K8sDoc[]) => ofKind(docs, 'Deployment', 'StatefulSet');
+const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
+  Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+const mainContainer = (w: any) => w.spec.template.spec.containers.find((c: any) => c.name === w.metadata.name) ?? w.spec.template.spec.containers[0];
+const envMap = (c: any): Record<string, any> => Object.fromEntries((c.env ?? []).map((e: any) => [e.name, e]));
+/** A container port given by number or by name, as a number. */
+const portNumber = (c: any, port: number | string) =>
+  typeof port === 'number' ? port : c.ports?.find((p: any) => p.name === port)?.containerPort;
+
+describe('Kubernetes manifests', () => {
+  const configMap = find(base, 'ConfigMap', 'crm-config');
+
+  test('base kustomization lists every manifest in base/ except the secret template', () => {
+    const resources: string[] = baseKustomization.resources;
+    expect([...resources].sort()).toEqual(baseFiles.filter((f) => !f.endsWith('.template.yaml')).sort());
+    expect(resources).not.toContain('secret.template.yaml');
+    expect(baseFiles).toContain('secret.template.yaml');
+  });
+
+  test('dev kustomization builds on base and lists every manifest in dev/', () => {
+    const resources: string[] = devKustomization.resources;
+    expect(resources).toContain('../base');
+    expect(resources.filter((r) => r !== '../base').sort()).toEqual(devFiles);
+  });
+
+  test('everything lands in the crm namespace, which enforces the restricted pod security level', () => {
+    expect(baseKustomization.namespace).toBe('crm');
+    expect(devKustomization.namespace).toBe('crm');
+    const ns = find(base, 'Namespace', 'crm');
+    expect(ns.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
+  });
+
+  test('the secret template names every key and holds no value', () => {
+    expect(secretTemplate).toMatchObject({ kind: 'Secret', metadata: { name: 'crm-secrets' } });
+    expect(secretTemplate.data).toBeUndefined();
+    for (const [k, v] of Object.entries(secretTemplate.stringData)) expect([k, v]).toEqual([k, '']);
+    // the dev overlay generates the same keys
+    expect(Object.keys(devSecrets).sort()).toEqual(Object.keys(secretTemplate.stringData).sort());
+  });
+
+  describe.each([
+    ['base', base],
+    ['dev', [...base, ...dev]],
+  ] as const)('%s: every workload', (_overlay, docs) => {
+    const all = workloads(docs as K8sDoc[]);
+
+    test('selects its own pods', () => {
+      for (const w of all) expect([w.metadata.name, selects(w.spec.selector.matchLabels, w.spec.template.metadata.labels)]).toEqual([w.metadata.name, true]);
+    });
+
+    test('has readiness and liveness probes on every container', () => {
+      for (const w of all) {
+        for (const c of w.spec.template.spec.containers) {
+          expect([w.metadata.name, c.name, Boolean(c.readinessProbe), Boolean(c.livenessProbe)]).toEqual([w.metadata.name, c.name, true, true]);
+        }
+      }
+    });
+
+    test('sets CPU and memory requests and limits, requests within limits', () => {
+      for (const w of all) {
+        const spec = w.spec.template.spec;
+        for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+          const r = c.resources ?? {};
+          const id = `${w.metadata.name}/${c.name}`;
+          for (const k of ['cpu', 'memory']) {
+            expect([id, k, r.requests?.[k] !== undefined, r.limits?.[k] !== undefined]).toEqual([id, k, true, true]);
+          }
+          expect([id, cpu(r.requests.cpu) <= cpu(r.limits.cpu)]).toEqual([id, true]);
+          expect([id, bytes(r.requests.memory) <= bytes(r.limits.memory)]).toEqual([id, true]);
+        }
+      }
+    });
+
+    test('runs non-root, read-only, without privilege escalation or capabilities', () => {
+      for (const w of all) {
+        const spec = w.spec.template.spec;
+        expect([w.metadata.name, spec.securityContext?.runAsNonRoot, spec.securityContext?.seccompProfile?.type]).toEqual([
+          w.metadata.name,
+          true,
+          'RuntimeDefault',
+        ]);
+        expect(spec.securityContext.runAsUser).toBeGreaterThan(0);
+        for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+          const sc = c.securityContext ?? {};
+          expect([`${w.metadata.name}/${c.name}`, sc.allowPrivilegeEscalation, sc.readOnlyRootFilesystem, sc.capabilities?.drop]).toEqual([
+            `${w.metadata.name}/${c.name}`,
+            false,
+            true,
+            ['ALL'],
+          ]);
+        }
+      }
+    });
+
+    test('mounts only volumes it declares', () => {
+      for (const w of all) {
+        const spec = w.spec.template.spec;
+        const declared = new Set([
+          ...(spec.volumes ?? []).map((v: any) => v.name),
+          ...(w.spec.volumeClaimTemplates ?? []).map((v: any) => v.metadata.name),
+        ]);
+        for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+          for (const m of c.volumeMounts ?? []) expect([w.metadata.name, m.name, declared.has(m.name)]).toEqual([w.metadata.name, m.name, true]);
+        }
+      }
+    });
+
+    test('references only ConfigMap and Secret keys that exist', () => {
+      const configMaps = Object.fromEntries(ofKind(docs as K8sDoc[], 'ConfigMap').map((cm) => [cm.metadata.name, cm.data ?? {}]));
+      const secrets: Record<string, Record<string, unknown>> =
+        _overlay === 'base'
+          ? { 'crm-secrets': secretTemplate.stringData }
+          : Object.fromEntries(
+              (devKustomization.secretGenerator ?? []).map((g: any) => [g.name, generated(devKustomization, g.name)]),
+            );
+      for (const w of all) {
+        const spec = w.spec.template.spec;
+        for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+          for (const e of c.env ?? []) {
+            const cmRef = e.valueFrom?.configMapKeyRef;
+            const secRef = e.valueFrom?.secretKeyRef;
+            if (cmRef) expect([w.metadata.name, e.name, cmRef.key in (configMaps[cmRef.name] ?? {})]).toEqual([w.metadata.name, e.name, true]);
+            if (secRef) expect([w.metadata.name, e.name, secRef.key in (secrets[secRef.name] ?? {})]).toEqual([w.metadata.name, e.name, true]);
+          }
+          for (const from of c.envFrom ?? []) {
+            if (from.configMapRef) expect(configMaps).toHaveProperty([from.configMapRef.name]);
+            if (from.secretRef) expect(secrets).toHaveProperty([from.secretRef.name]);
+          }
+        }
+        for (const v of spec.volumes ?? []) if (v.configMap) expect(configMaps).toHaveProperty([v.configMap.name]);
+      }
+    });
+
+    test('is reached through a Service whose target ports exist', () => {
+      for (const svc of ofKind(docs as K8sDoc[], 'Service')) {
+        const w = all.find((x) => selects(svc.spec.selector, x.spec.template.metadata.labels));
+        expect([svc.metadata.name, Boolean(w)]).toEqual([svc.metadata.name, true]);
+        const container = mainContainer(w);
+        for (const p of svc.spec.ports) {
+          const target = portNumber(container, p.targetPort ?? p.port);
+          expect([svc.metadata.name, p.name, container.ports.map((cp: any) => cp.containerPort)]).toEqual([
+            svc.metadata.name,
+            p.name,
+            expect.arrayContaining([target]),
+          ]);
+        }
+      }
+    });
+
+    test('uses pinned images', () => {
+      const tag = (_overlay === 'base' ? baseKustomization : devKustomization).images.find((i: any) => i.name === 'crm').newTag;
+      for (const w of all) {
+        for (const c of [...(w.spec.template.spec.initContainers ?? []), ...w.spec.template.spec.containers]) {
+          const image: string = c.image;
+          if (image.startsWith('crm:')) {
+            // kustomize rewrites the tag of image `crm`; the manifest's own tag is the base release
+            expect(image).toBe(`crm:${baseKustomization.images.find((i: any) => i.name === 'crm').newTag}`);
+            expect(tag).toMatch(_overlay === 'base' ? /^\d+\.\d+\.\d+$/ : /^\S+$/);
+          } else {
+            const re = IMAGES[w.metadata.name];
+            expect([w.metadata.name, re && re.test(image)]).toEqual([w.metadata.name, true]);
+          }
+        }
+      }
+    });
+  });
+
+  describe.each(COMPONENTS)('%s', (c) => {
+    const deployment = find(base, 'Deployment', c);
+    const container = deployment && mainContainer(deployment);
+    const env = container ? envMap(container) : {};
+
+    test('is a Deployment running `start <component>` from the crm image', () => {
+      expect(deployment).toBeDefined();
+      expect(container.args).toEqual(['start', c]);
+      expect(container.image).toMatch(/^crm:/);
+    });
+
+    test('has the environment its role needs, secrets from the Secret', () => {
+      for (const key of [...ROLE_ENV[c], ...OTEL_ENV]) expect([c, key, key in env]).toEqual([c, key, true]);
+      for (const key of SECRET_ENV.filter((k) => k in env)) {
+        expect([c, key, env[key].valueFrom?.secretKeyRef?.name]).toEqual([c, key, 'crm-secrets']);
+      }
+      expect(env.OTEL_SERVICE_NAME.value).toBe(`crm-${c}`);
+      expect(configMap.data[env.OTEL_EXPORTER_OTLP_ENDPOINT.valueFrom.configMapKeyRef.key]).toBe(OTLP_HTTP_ENDPOINT);
+      if (env.DB_SCHEMA) expect(env.DB_SCHEMA.value).toBe(c);
+      if (env.DATABASE_URL) expect(env.DATABASE_URL.valueFrom.secretKeyRef.key).toBe(`${c.toUpperCase()}_DATABASE_URL`);
+    });
+
+    test('has at least the environment docker-compose gives it', () => {
+      const compose = loadOne(path.join(ROOT, 'docker-compose.yml'));
+      for (const key of Object.keys(compose.services[c].environment)) expect([c, key, key in env]).toEqual([c, key, true]);
+    });
+
+    test('listens where its Service, probes and peers expect', () => {
+      const port = PORTS[c];
+      expect(container.ports.map((p: any) => p.containerPort)).toEqual([port]);
+      const svc = find(base, 'Service', c);
+      expect(selects(svc.spec.selector, deployment.spec.template.metadata.labels)).toBe(true);
+      if (c === 'gateway') {
+        expect(env.HOST.value).toBe('0.0.0.0');
+        expect(Number(env.PORT.value)).toBe(port);
+        expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+        expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+        for (const p of [container.readinessProbe, container.livenessProbe]) expect(portNumber(container, p.httpGet.port)).toBe(port);
+      } else {
+        expect(env.GRPC_ADDR.value).toBe(`0.0.0.0:${port}`);
+        // Kubernetes' native gRPC probe (grpc.health.v1); its port must be a number
+        for (const p of [container.readinessProbe, container.livenessProbe, container.startupProbe]) expect(p.grpc.port).toBe(port);
+        // peers dial `<service>:<port>` from the ConfigMap: the Service must serve that port
+        const addr = endpoint(configMap.data[`${c.toUpperCase()}_ADDR`]);
+        expect(addr).toEqual({ host: svc.metadata.name, port: svc.spec.ports[0].port });
+        expect(portNumber(container, svc.spec.ports[0].targetPort)).toBe(port);
+      }
+    });
+
+    test('can write /tmp despite the read-only root filesystem', () => {
+      const tmp = container.volumeMounts.find((m: any) => m.mountPath === '/tmp');
+      expect(deployment.spec.template.spec.volumes.find((v: any) => v.name === tmp.name).emptyDir).toBeDefined();
+    });
+
+    test('survives voluntary disruptions', () => {
+      const pdb = ofKind(base, 'PodDisruptionBudget').find((p) => selects(p.spec.selector.matchLabels, deployment.spec.template.metadata.labels));
+      expect(pdb).toBeDefined();
+      if (c === 'gateway') {
+        expect(deployment.spec.replicas).toBeUndefined(); // owned by the autoscaler
+      } else {
+        expect(deployment.spec.replicas).toBeGreaterThanOrEqual(2);
+      }
+    });
+
+    if (POSTGRES_SERVICES.includes(c)) {
+      test('migrates its schema in an init container first', () => {
+        const init = deployment.spec.template.spec.initContainers.find((i: any) => i.args?.[0] === 'migrate');
+        expect(init.args).toEqual(['migrate', c]);
+        expect(init.image).toBe(container.image);
+        const initEnv = envMap(init);
+        expect(initEnv.DATABASE_URL.valueFrom).toEqual(env.DATABASE_URL.valueFrom);
+        expect(initEnv.DB_SCHEMA.value).toBe(env.DB_SCHEMA.value);
+      });
+    }
+  });
+
+  test('the gateway scales horizontally between at least 2 replicas', () => {
+    const hpa = ofKind(base, 'HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === 'gateway');
+    expect(hpa.spec.scaleTargetRef).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment' });
+    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+    expect(hpa.spec.metrics.length).toBeGreaterThan(0);
+    // CPU utilisation needs a CPU request to measure against
+    expect(mainContainer(find(base, 'Deployment', 'gateway')).resources.requests.cpu).toBeDefined();
+  });
+
+  test('every PodDisruptionBudget covers a workload', () => {
+    for (const pdb of ofKind([...base, ...dev], 'PodDisruptionBudget')) {
+      const covered = workloads([...base, ...dev]).some((w) => selects(pdb.spec.selector.matchLabels, w.spec.template.metadata.labels));
+      expect([pdb.metadata.name, covered]).toEqual([pdb.metadata.name, true]);
+    }
+  });
+
+  test('the collector Deployment serves OTLP where the components send it', () => {
+    const w = find(base, 'Deployment', 'otel-collector');
+    const c = mainContainer(w);
+    const config = loadOne(path.join(ROOT, 'infra', 'otel-collector.yaml'));
+    const svc = find(base, 'Service', 'otel-collector');
+    const target = endpoint(configMap.data.OTEL_EXPORTER_OTLP_ENDPOINT);
+    expect(target.host).toBe(svc.metadata.name);
+    const port = svc.spec.ports.find((p: any) => p.port === target.port);
+    expect(portNumber(c, port.targetPort)).toBe(endpoint(config.receivers.otlp.protocols.http.endpoint).port);
+    expect(portNumber(c, c.livenessProbe.httpGet.port)).toBe(endpoint(config.extensions.health_check.endpoint).port);
+    const mount = c.volumeMounts.find((m: any) => w.spec.template.spec.volumes.find((v: any) => v.name === m.name).configMap);
+    expect(c.args).toContain(`--config=${mount.mountPath}/config.yaml`);
+  });
+
+  describe('dev overlay', () => {
+    const all = [...base, ...dev];
+    const compose = loadOne(path.join(ROOT, 'docker-compose.yml'));
+
+    test('runs every backing service the components dial, with the images compose uses', () => {
+      for (const name of ['postgres', 'mongo', 'redis', 'nats']) {
+        const sts = find(all, 'StatefulSet', name);
+        expect([name, Boolean(sts), Boolean(find(all, 'Service', name))]).toEqual([name, true, true]);
+        expect(mainContainer(sts).image).toBe(compose.services[name].image);
+      }
+      expect(mainContainer(find(base, 'Deployment', 'otel-collector')).image).toBe(compose.services['otel-collector'].image);
+    });
+
+    test('its secrets are dev-only values that reach the dev backing services', () => {
+      const key = Buffer.from(devSecrets.SECRETS_KEY!, 'base64');
+      expect(key.length).toBe(32);
+      expect(key.toString()).toMatch(/^dev-only-/);
+      for (const k of ['KEY_PEPPER', 'CURSOR_SECRET']) expect(devSecrets[k]).toMatch(/^dev-only-/);
+      const pgPassword = generated(devKustomization, 'postgres-dev')!.POSTGRES_PASSWORD;
+      const pg = mainContainer(find(dev, 'StatefulSet', 'postgres'));
+      const pgEnv = envMap(pg);
+      const pgService = find(dev, 'Service', 'postgres');
+      for (const c of POSTGRES_SERVICES) {
+        const u = new URL(devSecrets[`${c.toUpperCase()}_DATABASE_URL`]!);
+        expect([u.hostname, Number(u.port), u.username, decodeURIComponent(u.password), u.pathname]).toEqual([
+          pgService.metadata.name,
+          pgService.spec.ports[0].port,
+          pgEnv.POSTGRES_USER.value,
+          pgPassword,
+          `/${pgEnv.POSTGRES_DB.value}`,
+        ]);
+      }
+      const service = (name: string) => find(dev, 'Service', name);
+      const mongo = endpoint(devSecrets.MONGO_URL!);
+      expect(mongo).toEqual({ host: 'mongo', port: service('mongo').spec.ports[0].port });
+      expect(endpoint(devSecrets.REDIS_URL!)).toEqual({ host: 'redis', port: service('redis').spec.ports[0].port });
+      const nats = endpoint(configMap.data.NATS_URL);
+      expect(nats).toEqual({ host: 'nats', port: service('nats').spec.ports.find((p: any) => p.name === 'client').port });
+    });
+
+    test('NATS runs JetStream on its persistent volume', () => {
+      const sts = find(dev, 'StatefulSet', 'nats');
+      const c = mainContainer(sts);
+      expect(c.args).toContain('--jetstream');
+      const storeDir = c.args.find((a: string) => a.startsWith('--store_dir=')).split('=')[1];
+      const mount = c.volumeMounts.find((m: any) => m.mountPath === storeDir);
+      expect(sts.spec.volumeClaimTemplates.map((v: any) => v.metadata.name)).toContain(mount.name);
+    });
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// The health check script the image runs (compose healthchecks and Docker's HEALTHCHECK)
+// ------------------------------------------------------------------------------------------------
+
+describe('infra/docker/healthcheck.cjs', () => {
+  const grpc = require('@grpc/grpc-js');
+  const identity = (b: Buffer) => b;
+  const healthService = {
+    Check: {
+      path: '/grpc.health.v1.Health/Check',
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: identity,
+      requestDeserialize: identity,
+      responseSerialize: identity,
+      responseDeserialize: identity,
+    },
+  };
+  let server: any;
+  let grpcPort = 0;
+  let status = 1;
+  let askedFor: string[] = [];
+  let httpServer: http.Server;
+  let httpPort = 0;
+  let readyStatus = 200;
+
+  beforeAll(async () => {
+    server = new grpc.Server();
+    server.addService(healthService, {
+      Check: (call: any, callback: (err: unknown, res?: Buffer) => void) => {
+        const req: Buffer = call.request;
+        askedFor.push(req.length > 2 ? req.subarray(2).toString() : '');
+        callback(null, status === 0 ? Buffer.alloc(0) : Buffer.from([0x08, status]));
+      },
+    });
+    grpcPort = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err: Error | null, port: number) =>
+        err ? reject(err) : resolve(port),
+      ),
+    );
+    httpServer = http.createServer((req, res) => {
+      res.statusCode = req.url === '/readyz' ? readyStatus : 404;
+      res.end();
+    });
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+    httpPort = (httpServer.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  });
+
+  beforeEach(() => {
+    status = 1;
+    readyStatus = 200;
+    askedFor = [];
+  });
+
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(ROOT, HEALTHCHECK), ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', HEALTHCHECK_TIMEOUT_MS: '2000', ...env },
+        stdio: 'ignore',
+      });
+      child.on('error', reject);
+      child.on('exit', (code) => resolve(code ?? -1));
+    });
+
+  test('gRPC: healthy only while the server reports SERVING', async () => {
+    expect(await run(['grpc', `127.0.0.1:${grpcPort}`])).toBe(0);
+    status = 2; // NOT_SERVING
+    expect(await run(['grpc', `127.0.0.1:${grpcPort}`])).toBe(1);
+    status = 0; // UNKNOWN (the field left out)
+    expect(await run(['grpc', `127.0.0.1:${grpcPort}`])).toBe(1);
+  });
+
+  test('gRPC: asks for the overall status, or the named service', async () => {
+    await run(['grpc', `127.0.0.1:${grpcPort}`]);
+    await run(['grpc', `127.0.0.1:${grpcPort}`, 'crm.people.v1.PeopleService']);
+    expect(askedFor).toEqual(['', 'crm.people.v1.PeopleService']);
+  });
+
+  test('gRPC: unhealthy when nothing listens', async () => {
+    const probe = http.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    expect(await run(['grpc', `127.0.0.1:${closedPort}`])).toBe(1);
+  });
+
+  test('HTTP: healthy on 2xx only', async () => {
+    expect(await run(['http', `http://127.0.0.1:${httpPort}/readyz`])).toBe(0);
+    readyStatus = 503;
+    expect(await run(['http', `http://127.0.0.1:${httpPort}/readyz`])).toBe(1);
+  });
+
+  test('without arguments it checks what the environment configures', async () => {
+    expect(await run([], { GRPC_ADDR: `0.0.0.0:${grpcPort}` })).toBe(0);
+    expect(askedFor).toEqual(['']);
+    expect(await run([], { PORT: String(httpPort) })).toBe(0);
+    readyStatus = 503;
+    expect(await run([], { PORT: String(httpPort) })).toBe(1);
+  });
+});

@@ -1,0 +1,74 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+export const CRM_BIN = path.join(REPO_ROOT, 'packages/cli/bin/crm.js');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A `crm` process started by a test; its output is kept to explain a failure. */
+export interface CrmProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function startCrm(name: string, args: string[], env: NodeJS.ProcessEnv): CrmProcess {
+  const child = spawn(process.execPath, [CRM_BIN, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    name,
+    child,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `crm <args>` to completion (the admin commands). */
+export function runCrm(args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CRM_BIN, ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export async function runCrmJson<T = Record<string, unknown>>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
+  const result = await runCrm(args, env);
+  if (result.code !== 0) throw new Error(`crm ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
