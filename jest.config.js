@@ -36,6 +36,6 @@ module.exports = {
   projects: [
     ...Object.entries(packages).map(([name, dir]) => project(name, [dir])),
     project('infra', ['test/infra']),
-    project('e2e', ['test/e2e'], { testTimeout: 120_000 }),
+    project('e2e', ['test/e2e']),
   ],
 };

@@ -1,5 +1,5 @@
 import { CrmError, type Logger, createLogger, newId } from '@crm/kit';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { sendError, toCrmError } from './errors';
 import { type ResolveKey, authenticate } from './plugins/auth';
 import { registerLegacyPaths } from './routes/legacy.routes';
@@ -28,9 +28,10 @@ export interface GatewayDeps {
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: (deps.logger || createLogger('gateway', 'silent')) as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // One line per request is logged by the onResponse hook below, with the fields we choose.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    caseSensitive: true,
+    routerOptions: { caseSensitive: true },
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

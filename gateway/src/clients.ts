@@ -53,7 +53,7 @@ export function directoryKeyResolver(directory: grpc.Client, deadlineMs: number)
   };
 }
 
-const healthProto = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath)) as unknown as {
+const healthProto = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { enums: String, keepCase: true, defaults: true })) as unknown as {
   grpc: { health: { v1: { Health: ClientConstructor<grpc.Client> } } };
 };
 

@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { createLogger, type Logger } from '../logger';
 import { backoffMs } from './concurrency';
 import { isConcreteSubject, isSubjectFilter } from './subjects';
 
@@ -65,6 +66,16 @@ export interface EventBus {
 
 /** Reports failures the bus recovers from by itself (handler errors, consume loop restarts). */
 export type BusErrorReporter = (error: unknown, context: Record<string, unknown>) => void;
+
+let eventsLogger: Logger | undefined;
+
+/** The default reporter: a warning in the structured log, created on first use. */
+export function logEventError(message: string): BusErrorReporter {
+  return (error, context) => {
+    eventsLogger ??= createLogger('crm.events');
+    eventsLogger.warn({ err: error, ...context }, message);
+  };
+}
 
 /** How long a published event id is remembered to drop a repeated publish (JetStream's window). */
 export const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;

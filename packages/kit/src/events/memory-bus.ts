@@ -4,6 +4,7 @@ import {
   DEFAULT_CONCURRENCY,
   defaultRetryDelayMs,
   DUPLICATE_WINDOW_MS,
+  logEventError,
   type BusErrorReporter,
   type CrmEvent,
   type EventBus,
@@ -67,8 +68,11 @@ interface Group {
   nextMember: number;
   /** Event ids this group is done with (handled, or given up), with when; insertion = time order. */
   settled: Map<string, number>;
-  /** Deliveries so far of events not yet settled, with when the first one happened. */
-  attempts: Map<string, { count: number; since: number }>;
+  /**
+   * Deliveries so far of events not yet settled, with when the latest happened; re-inserted on each
+   * delivery so the map stays in time order. Forgotten once the publisher stops retrying.
+   */
+  attempts: Map<string, { count: number; at: number }>;
   /** Deliveries under way, so a concurrent re-publish joins them instead of delivering twice. */
   inFlight: Map<string, Promise<void>>;
 }
@@ -78,7 +82,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
   const attemptsPerPublish = options.attemptsPerPublish ?? 3;
   const windowMs = options.duplicateWindowMs ?? DUPLICATE_WINDOW_MS;
   const now = options.now ?? Date.now;
-  const onError: BusErrorReporter = options.onError ?? (() => undefined);
+  const onError: BusErrorReporter = options.onError ?? logEventError('event handler failed');
   const groups = new Map<string, Group>();
   const closing = new AbortController();
 
@@ -88,7 +92,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       group.settled.delete(id);
     }
     for (const [id, attempt] of group.attempts) {
-      if (at - attempt.since < windowMs) break;
+      if (at - attempt.at < windowMs) break;
       group.attempts.delete(id);
     }
   }
@@ -139,7 +143,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       }
       const member = await claimMember(group);
       const deliveryCount = (previous?.count ?? 0) + 1;
-      group.attempts.set(id, { count: deliveryCount, since: previous?.since ?? now() });
+      group.attempts.delete(id);
+      group.attempts.set(id, { count: deliveryCount, at: now() });
       try {
         await runHandler(group, member, delivery, deliveryCount);
         group.attempts.delete(id);

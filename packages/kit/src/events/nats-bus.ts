@@ -21,6 +21,7 @@ import {
   defaultRetryDelayMs,
   DUPLICATE_WINDOW_MS,
   isCrmEvent,
+  logEventError,
   type BusErrorReporter,
   type CrmEvent,
   type EventBus,
@@ -69,7 +70,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
   const streamSubjects = options.subjects ?? ['crm.>'];
   const retryDelayMs = options.retryDelayMs ?? defaultRetryDelayMs;
   const ackWaitMs = options.ackWaitMs ?? 30_000;
-  const onError: BusErrorReporter = options.onError ?? (() => undefined);
+  const onError: BusErrorReporter = options.onError ?? logEventError('event bus recovered from a failure');
   const servers = typeof options.servers === 'string' ? options.servers.split(',').map((s) => s.trim()) : options.servers;
 
   // Reconnect forever: a consumer process is useless without NATS, and its supervisor loops resume
@@ -86,6 +87,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
     const js = jsm.jetstream();
     const subscriptions = new Set<NatsSubscription>();
     let closed = false;
+    let closing: Promise<void> | undefined;
 
     return {
       async publish(event, headers) {
@@ -118,13 +120,15 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
         return subscription;
       },
 
-      async close() {
-        if (closed) return;
+      close() {
         closed = true;
-        await Promise.allSettled([...subscriptions].map((subscription) => subscription.stop()));
-        // drain() flushes pending publishes and acks before closing; a connection that is already
-        // gone has nothing left to flush.
-        await nc.drain().catch(() => nc.close());
+        closing ??= (async () => {
+          await Promise.allSettled([...subscriptions].map((subscription) => subscription.stop()));
+          // drain() flushes pending publishes and acks before closing; a connection that is already
+          // gone has nothing left to flush.
+          await nc.drain().catch(() => nc.close());
+        })();
+        return closing;
       },
     };
   } catch (error) {
@@ -344,13 +348,15 @@ class NatsSubscription implements Subscription {
           if (this.stopped) {
             // Delivered but not started: hand it straight back to the other subscribers.
             this.slots.release();
-            msg.nak();
+            this.settle(() => msg.nak(), msg);
             continue;
           }
-          const handling = this.handle(msg).finally(() => {
-            this.running.delete(handling);
-            this.slots.release();
-          });
+          const handling = this.handle(msg)
+            .catch((error: unknown) => this.runtime.onError(error, { durable: this.durable, subject: msg.subject }))
+            .finally(() => {
+              this.running.delete(handling);
+              this.slots.release();
+            });
           this.running.add(handling);
         }
         const reason = await messages.closed();
@@ -386,26 +392,40 @@ class NatsSubscription implements Subscription {
     if (!event) {
       // No redelivery can fix a malformed message; terminate it rather than loop on it.
       this.runtime.onError(new Error('malformed event'), { durable: this.durable, subject: msg.subject, seq: msg.seq });
-      msg.term('malformed event');
+      this.settle(() => msg.term('malformed event'), msg);
       return;
     }
     if (filtersLocally(this.settings) && !matchesAny(this.settings.subjects, msg.subject)) {
-      msg.ack();
+      this.settle(() => msg.ack(), msg);
       return;
     }
     const headers = headersToRecord(msg.headers);
     // A handler slower than the ack deadline must not have its event redelivered under it.
-    const keepAlive = setInterval(() => msg.working(), Math.max(1000, this.runtime.ackWaitMs / 2));
+    const keepAlive = setInterval(() => this.settle(() => msg.working(), msg), Math.max(1000, this.runtime.ackWaitMs / 2));
+    let handled = false;
     try {
       await withConsumeSpan({ system: 'nats', durable: this.durable, subject: msg.subject, event, headers, deliveryCount }, () =>
         this.options.handler(event, { subject: msg.subject, headers: { ...headers }, deliveryCount }),
       );
-      msg.ack();
+      handled = true;
     } catch (error) {
       this.runtime.onError(error, { durable: this.durable, subject: msg.subject, eventId: event.id, deliveryCount });
-      msg.nak(this.runtime.retryDelayMs(deliveryCount));
     } finally {
       clearInterval(keepAlive);
+    }
+    // Ack only after the handler (and so its commit) succeeded; otherwise offer it again later.
+    this.settle(() => (handled ? msg.ack() : msg.nak(this.runtime.retryDelayMs(deliveryCount))), msg);
+  }
+
+  /**
+   * Acks and naks are fire-and-forget and throw only when the connection is closed; the server then
+   * redelivers after the ack deadline, which is the right outcome, so the error is only reported.
+   */
+  private settle(reply: () => void, msg: JsMsg): void {
+    try {
+      reply();
+    } catch (error) {
+      this.runtime.onError(error, { durable: this.durable, subject: msg.subject, phase: 'ack' });
     }
   }
 }

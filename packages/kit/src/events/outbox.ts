@@ -2,7 +2,7 @@ import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import type { SqlClient, SqlQueryable } from '../sql';
 import { backoffMs, sleep } from './concurrency';
-import { assertPublishable, type CrmEvent, type EventBus } from './event-bus';
+import { assertPublishable, logEventError, type CrmEvent, type EventBus } from './event-bus';
 import { captureTraceContext } from './event-tracing';
 
 /*
@@ -102,7 +102,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const batchSize = options.batchSize ?? 100;
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
-  const onError = options.onError ?? (() => undefined);
+  const onError = options.onError ?? logEventError('outbox relay could not publish');
 
   let loop: Promise<void> | undefined;
   let stopping = false;
