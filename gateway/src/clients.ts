@@ -2,7 +2,8 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { type CallOptions, type ClientConstructor, type ResourceSpec, createClient, unary } from '@crm/kit';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
-import { type AuthenticateResponse__Output, loadDirectory, loadPeople } from '@crm/proto';
+import { type AuthenticateResponse__Output, loadDirectory } from '@crm/proto';
+import { CONTEXTS } from './contexts';
 import type { ResolveKey } from './plugins/auth';
 import type { ResourceClient } from './routes/resource.routes';
 
@@ -24,19 +25,26 @@ export function resourceClient(client: grpc.Client, spec: ResourceSpec): Resourc
 
 export interface ServiceClients {
   directory: grpc.Client;
-  people: grpc.Client;
+  /** One client per context, by context name. */
+  contexts: Map<string, grpc.Client>;
   close(): void;
 }
 
-export function createServiceClients(addresses: { directory: string; people: string }): ServiceClients {
-  const directory = createClient(loadDirectory().crm.directory.v1.DirectoryService, addresses.directory);
-  const people = createClient(loadPeople().crm.people.v1.PeopleService, addresses.people);
+/** Clients for the directory and every context, from their addresses (`host:port`). */
+export function createServiceClients(directoryAddr: string, addresses: Record<string, string>): ServiceClients {
+  const directory = createClient(loadDirectory().crm.directory.v1.DirectoryService, directoryAddr);
+  const contexts = new Map<string, grpc.Client>();
+  for (const context of CONTEXTS) {
+    const address = addresses[context.name];
+    if (!address) throw new Error(`no address for the ${context.name} service`);
+    contexts.set(context.name, createClient(context.client(), address));
+  }
   return {
     directory,
-    people,
+    contexts,
     close() {
       directory.close();
-      people.close();
+      for (const client of contexts.values()) client.close();
     },
   };
 }

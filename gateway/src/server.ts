@@ -1,14 +1,17 @@
-import { type Logger, contacts } from '@crm/kit';
+import type * as grpc from '@grpc/grpc-js';
+import type { Logger } from '@crm/kit';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { checkHealth, createServiceClients, directoryKeyResolver, resourceClient } from './clients';
+import { checkHealth, createServiceClients, directoryKeyResolver } from './clients';
+import { CONTEXTS } from './contexts';
 import { type AuthCacheOptions, DEFAULT_AUTH_CACHE, createKeyCache } from './plugins/auth';
 
 export interface GatewayConfig {
   host: string;
   port: number;
   directoryAddr: string;
-  peopleAddr: string;
+  /** Address of each context's service, by context name (see contexts.ts). */
+  serviceAddrs: Record<string, string>;
   /** Deadline for each call to a service. */
   upstreamDeadlineMs?: number;
   authCache?: AuthCacheOptions;
@@ -23,22 +26,16 @@ export interface RunningGateway {
 
 /** Wires the gateway to its services and starts listening; `close()` drains and disconnects. */
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
-  const clients = createServiceClients({ directory: config.directoryAddr, people: config.peopleAddr });
+  const clients = createServiceClients(config.directoryAddr, config.serviceAddrs);
   const deadlineMs = config.upstreamDeadlineMs ?? 5_000;
   const app = await buildApp({
     logger: config.logger,
     resolveKey: createKeyCache(directoryKeyResolver(clients.directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE),
-    resources: [
-      {
-        spec: contacts,
-        client: resourceClient(clients.people, contacts),
-        operations: ['list', 'create', 'get', 'update', 'delete'],
-        deadlineMs,
-      },
-    ],
+    resources: CONTEXTS.flatMap((context) => context.routes(clients.contexts.get(context.name)!, deadlineMs)),
     ready: async () => {
-      const [directory, people] = await Promise.all([checkHealth(clients.directory), checkHealth(clients.people)]);
-      return { directory, people };
+      const targets: [string, grpc.Client][] = [['directory', clients.directory], ...clients.contexts.entries()];
+      const results = await Promise.all(targets.map(([, client]) => checkHealth(client)));
+      return Object.fromEntries(targets.map(([name], i) => [name, results[i]!]));
     },
   });
   await app.listen({ host: config.host, port: config.port });

@@ -54,3 +54,11 @@ function load(file: string): grpc.GrpcObject {
 export const loadDirectory = (): DirectoryProto => load('crm/directory/v1/directory.proto') as unknown as DirectoryProto;
 export const loadPeople = (): PeopleProto => load('crm/people/v1/people.proto') as unknown as PeopleProto;
 export const loadCommon = (): CommonProto => load('crm/common/v1/common.proto') as unknown as CommonProto;
+
+// Event payloads (`data` of each event subject): see crm/events/v1/activity-events.proto.
+export type { EmailSent__Output as EmailSentData } from './gen/crm/events/v1/EmailSent';
+export type { EmailEventRecorded__Output as EmailEventRecordedData } from './gen/crm/events/v1/EmailEventRecorded';
+export type { TouchpointRecorded__Output as TouchpointRecordedData } from './gen/crm/events/v1/TouchpointRecorded';
+export type { CallLogged__Output as CallLoggedData } from './gen/crm/events/v1/CallLogged';
+export type { MeetingScheduled__Output as MeetingScheduledData } from './gen/crm/events/v1/MeetingScheduled';
+export type { TaskCompleted__Output as TaskCompletedData } from './gen/crm/events/v1/TaskCompleted';

@@ -1,63 +1,36 @@
 import { mkdirSync } from 'node:fs';
 import { DEFAULT_PORTS, type EventBus, type Logger, createLogger, intEnv, optionalEnv, runMigrations } from '@crm/kit';
-import { startDirectory } from '@crm/directory';
 import { startGateway } from '@crm/gateway';
-import { migrations as peopleMigrations, startPeople } from '@crm/people';
 import { runAdmin } from './admin';
 import { UsageError, parseArgs } from './args';
 import { bootstrapDefaultWorkspace } from './bootstrap';
-import { type RunMode, dataDir, loadSecret, loadSecretsKey, openBus, openDocumentStore, openSql } from './runtime';
+import { SERVICE_COMPONENTS, type ServiceComponent, type Stop, addressEnv } from './components';
+import { dataDir, openBus, openSql } from './runtime';
+
+const NAMES = ['gateway', ...SERVICE_COMPONENTS.map((c) => c.name)];
+const MIGRATABLE = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => c.name);
 
 const USAGE = `usage:
   crm start                      all-in-one: gateway and every service in one process
-  crm start <component>          one component: gateway | directory | people
-  crm migrate [people]           apply database migrations and exit
+  crm start <component>          one component: ${NAMES.join(' | ')}
+  crm migrate [${MIGRATABLE.join('|')}]       apply database migrations and exit
   crm admin workspace create --name <name>
   crm admin user create --workspace <id> --email <e> --name <full name> --role <owner|admin|member>
   crm admin key create --workspace <id> --scopes <a:read,b:*> [--env test]
   crm admin key revoke <key-id>
   crm admin integration create --workspace <id> --type <type> --name <name> --secret <secret>`;
 
-type Stop = () => Promise<void>;
+/** Where a service listens, or is reached: `<NAME>_ADDR`, else its loopback default. */
+const addressOf = (component: ServiceComponent) =>
+  optionalEnv(addressEnv(component.name)) ?? `127.0.0.1:${component.defaultPort}`;
 
-const directoryAddr = () => optionalEnv('DIRECTORY_ADDR') ?? `127.0.0.1:${DEFAULT_PORTS.directory}`;
-const peopleAddr = () => optionalEnv('PEOPLE_ADDR') ?? `127.0.0.1:${DEFAULT_PORTS.people}`;
-
-async function startDirectoryComponent(log: Logger, grpcAddr: string, mode: RunMode): Promise<Stop> {
-  const secretsKey = loadSecretsKey(mode);
-  const keyPepper = loadSecret('KEY_PEPPER', mode);
-  const store = await openDocumentStore(log);
-  const running = await startDirectory({ store, secretsKey, keyPepper, grpcAddr, log });
-  return async () => {
-    await running.stop();
-    await store.close();
-  };
-}
-
-async function startPeopleComponent(
-  log: Logger,
-  grpcAddr: string,
-  bus: EventBus,
-  mode: RunMode,
-): Promise<{ stop: Stop; address: string }> {
-  const cursorSecret = loadSecret('CURSOR_SECRET', mode);
-  const db = await openSql(optionalEnv('DB_SCHEMA') ?? 'people', log);
-  const running = await startPeople({ db, bus, cursorSecret, grpcAddr, log });
-  return {
-    address: running.server.address,
-    stop: async () => {
-      await running.stop();
-      await db.close();
-    },
-  };
-}
-
-async function startGatewayComponent(log: Logger | false, addresses: { directory: string; people: string }) {
+function startGatewayComponent(log: Logger | false, serviceAddrs: Record<string, string>) {
+  const { directory, ...contexts } = serviceAddrs;
   return startGateway({
     host: optionalEnv('HOST') ?? '127.0.0.1',
-    port: intEnv('PORT', DEFAULT_PORTS.gateway),
-    directoryAddr: addresses.directory,
-    peopleAddr: addresses.people,
+    port: intEnv('PORT', 8080),
+    directoryAddr: directory!,
+    serviceAddrs: contexts,
     upstreamDeadlineMs: intEnv('UPSTREAM_TIMEOUT_MS', 5_000),
     logger: log,
   });
@@ -85,21 +58,20 @@ async function startAllInOne(): Promise<void> {
   const stops: Stop[] = [];
   onShutdown(log, stops);
   // One bus for every service in the process, unless NATS_URL points at a real one.
-  const bus = await openBus(log, 'all-in-one');
+  const bus: EventBus = await openBus(log, 'all-in-one');
   stops.push(() => bus.close());
-  const dirAddr = optionalEnv('DIRECTORY_ADDR') ?? `127.0.0.1:${DEFAULT_PORTS.directory}`;
-  stops.push(await startDirectoryComponent(log.child({ component: 'directory' }), dirAddr, 'all-in-one'));
-  const people = await startPeopleComponent(
-    log.child({ component: 'people' }),
-    optionalEnv('PEOPLE_ADDR') ?? '127.0.0.1:0',
-    bus,
-    'all-in-one',
-  );
-  stops.push(people.stop);
-  const gateway = await startGatewayComponent(log.child({ component: 'gateway' }), { directory: dirAddr, people: people.address });
+  const addresses: Record<string, string> = {};
+  for (const component of SERVICE_COMPONENTS) {
+    // The directory keeps its well-known address, which `crm admin` reaches; the rest pick free ports.
+    const bind = component.name === 'directory' ? addressOf(component) : (optionalEnv(addressEnv(component.name)) ?? '127.0.0.1:0');
+    const started = await component.start({ log: log.child({ component: component.name }), grpcAddr: bind, bus, mode: 'all-in-one' });
+    stops.push(started.stop);
+    addresses[component.name] = started.address;
+  }
+  const gateway = await startGatewayComponent(log.child({ component: 'gateway' }), addresses);
   stops.push(() => gateway.close());
 
-  const firstKey = await bootstrapDefaultWorkspace(dirAddr);
+  const firstKey = await bootstrapDefaultWorkspace(addresses.directory!);
   process.stdout.write(`CRM API listening on ${gateway.url} (try ${gateway.url}/v1/contacts)\n`);
   if (firstKey) {
     process.stdout.write(
@@ -109,51 +81,41 @@ async function startAllInOne(): Promise<void> {
   }
 }
 
-async function startOne(component: string): Promise<void> {
-  const log = createLogger(`crm-${component}`);
+async function startOne(name: string): Promise<void> {
+  const log = createLogger(`crm-${name}`);
   const stops: Stop[] = [];
   onShutdown(log, stops);
-  switch (component) {
-    case 'directory':
-      stops.push(await startDirectoryComponent(log, optionalEnv('GRPC_ADDR') ?? `127.0.0.1:${DEFAULT_PORTS.directory}`, 'component'));
-      return;
-    case 'people': {
-      const bus = await openBus(log, 'component');
-      stops.push(() => bus.close());
-      const grpcAddr = optionalEnv('GRPC_ADDR') ?? `127.0.0.1:${DEFAULT_PORTS.people}`;
-      stops.push((await startPeopleComponent(log, grpcAddr, bus, 'component')).stop);
-      return;
-    }
-    case 'gateway': {
-      const gateway = await startGatewayComponent(log, { directory: directoryAddr(), people: peopleAddr() });
-      stops.push(() => gateway.close());
-      log.info({ url: gateway.url }, 'gateway listening');
-      return;
-    }
-    default:
-      throw new UsageError(`unknown component "${component}"; expected gateway, directory or people`);
+  if (name === 'gateway') {
+    const addresses = Object.fromEntries(SERVICE_COMPONENTS.map((c) => [c.name, addressOf(c)]));
+    const gateway = await startGatewayComponent(log, addresses);
+    stops.push(() => gateway.close());
+    log.info({ url: gateway.url }, 'gateway listening');
+    return;
   }
+  const component = SERVICE_COMPONENTS.find((c) => c.name === name);
+  if (!component) throw new UsageError(`unknown component "${name}"; expected ${NAMES.join(', ')}`);
+  const bus = await openBus(log, 'component');
+  stops.push(() => bus.close());
+  const grpcAddr = optionalEnv('GRPC_ADDR') ?? `127.0.0.1:${component.defaultPort}`;
+  stops.push((await component.start({ log, grpcAddr, bus, mode: 'component' })).stop);
 }
 
-/** Services whose Postgres schema `crm migrate` manages, with their default schema names. */
-const MIGRATIONS = { people: { schema: 'people', migrations: peopleMigrations } } as const;
-
-async function migrate(components: string[]): Promise<void> {
+async function migrate(names: string[]): Promise<void> {
   const log = createLogger('crm-migrate');
-  const names = components.length ? components : Object.keys(MIGRATIONS);
   for (const name of names) {
-    if (!(name in MIGRATIONS)) throw new UsageError(`no migrations for "${name}"; expected ${Object.keys(MIGRATIONS).join(', ')}`);
+    if (!MIGRATABLE.includes(name)) throw new UsageError(`no migrations for "${name}"; expected ${MIGRATABLE.join(', ')}`);
   }
-  for (const name of names as (keyof typeof MIGRATIONS)[]) await migrateOne(log, MIGRATIONS[name]);
-}
-
-async function migrateOne(log: Logger, target: (typeof MIGRATIONS)[keyof typeof MIGRATIONS]): Promise<void> {
-  const db = await openSql(optionalEnv('DB_SCHEMA') ?? target.schema, log);
-  try {
-    const applied = await runMigrations(db, target.migrations);
-    process.stdout.write(`${JSON.stringify({ schema: db.schema, applied })}\n`);
-  } finally {
-    await db.close();
+  for (const component of SERVICE_COMPONENTS) {
+    if (!component.database || (names.length && !names.includes(component.name))) continue;
+    // DB_SCHEMA overrides the schema only when migrating one service, as a single component reads it.
+    const schema = names.length === 1 ? (optionalEnv('DB_SCHEMA') ?? component.database.schema) : component.database.schema;
+    const db = await openSql(schema, log);
+    try {
+      const applied = await runMigrations(db, component.database.migrations);
+      process.stdout.write(`${JSON.stringify({ component: component.name, schema: db.schema, applied })}\n`);
+    } finally {
+      await db.close();
+    }
   }
 }
 
@@ -168,7 +130,7 @@ export async function main(argv: string[]): Promise<void> {
       case 'migrate':
         return await migrate(rest);
       case 'admin':
-        return await runAdmin({ positional: rest, options: args.options }, directoryAddr());
+        return await runAdmin({ positional: rest, options: args.options }, optionalEnv('DIRECTORY_ADDR') ?? `127.0.0.1:${DEFAULT_PORTS.directory}`);
       case 'help':
       case undefined:
         process.stdout.write(`${USAGE}\n`);

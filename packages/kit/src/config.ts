@@ -27,4 +27,7 @@ export const DEFAULT_PORTS = {
   gateway: 8080,
   directory: 50051,
   people: 50052,
+  flows: 50053,
+  messaging: 50054,
+  activities: 50055,
 } as const;
