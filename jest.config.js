@@ -15,6 +15,7 @@ const packages = {
   proto: 'proto',
   directory: 'services/directory',
   people: 'services/people',
+  activities: 'services/activities',
   gateway: 'gateway',
   cli: 'packages/cli',
 };

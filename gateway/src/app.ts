@@ -1,9 +1,14 @@
 import { CrmError, type Logger, createLogger, newId } from '@crm/kit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { renderDocsPage } from './docs-page';
 import { sendError, toCrmError } from './errors';
+import { buildOpenApi } from './openapi';
 import { type ResolveKey, authenticate } from './plugins/auth';
+import { type IdempotencyStore, fingerprintRequest, parseIdempotencyKey } from './plugins/idempotency';
 import { registerLegacyPaths } from './routes/legacy.routes';
 import { OPERATION_METHODS, type ResourceRouteOptions, registerResourceRoutes } from './routes/resource.routes';
+import { rateLimitHeaders } from './limits/rate-limit-headers';
+import type { RateLimiter, RateLimits } from './limits/rate-limiter';
 import { requireScope } from './scopes';
 
 /** Both prefixes are served identically (DESIGN.md, Prefixes). */
@@ -11,9 +16,21 @@ export const PREFIXES = ['/v1', '/api/v1'] as const;
 export const BODY_LIMIT = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The Idempotency-Key this request claimed, forwarded to the owning service. */
+    idempotency?: { key: string; fingerprint: string; scope: string };
+  }
+}
 
 export interface GatewayDeps {
   resolveKey: ResolveKey;
+  /** Records of Idempotency-Key requests; absent means keys are forwarded to services only. */
+  idempotency?: IdempotencyStore;
+  /** Per-key and per-workspace limits; absent means unlimited (tests of other concerns). */
+  rateLimit?: { limiter: RateLimiter; limits: RateLimits };
   resources: ResourceRouteOptions[];
   logger: Logger | false;
   /** Readiness of the backing services, for `/readyz`. */
@@ -22,8 +39,8 @@ export interface GatewayDeps {
 
 /**
  * The request pipeline, in order: request id → route match (unknown, legacy and wrong-method paths
- * are answered here, before authentication) → authentication → scope → [rate limits: issue 5] →
- * [idempotency: issue 5] → validation → service call → envelope.
+ * are answered here, before authentication) → authentication → rate limits → scope → body
+ * parsing → Idempotency-Key (replay, 409, 422) → validation → service call → envelope.
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
@@ -48,7 +65,63 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
     const principal = await authenticate(request, deps.resolveKey);
+    if (deps.rateLimit) {
+      const decision = await deps.rateLimit.limiter.hit(principal.workspaceId, principal.keyId, request.id);
+      reply.headers(rateLimitHeaders(deps.rateLimit.limits, decision));
+      if (!decision.admitted) {
+        const wait = reply.getHeader('Retry-After');
+        throw new CrmError('rate_limited', `rate limit exceeded: retry after ${wait} seconds`, {
+          retry_after_seconds: Number(wait),
+        });
+      }
+    }
     requireScope(principal, scope);
+  });
+
+  // Idempotency-Key on writes: answered here when the key was seen, claimed otherwise.
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config.scope || !WRITE_METHODS.has(request.method)) return;
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    if (!key) return;
+    const fingerprint = fingerprintRequest(request.method, request.url, request.body);
+    const scope = `${request.principal!.workspaceId}:${key}`;
+    if (!deps.idempotency) {
+      request.idempotency = { key, fingerprint, scope };
+      return;
+    }
+    const existing = await deps.idempotency.claim(scope, fingerprint);
+    if (!existing) {
+      request.idempotency = { key, fingerprint, scope };
+      return;
+    }
+    if (existing.fingerprint !== fingerprint) {
+      throw new CrmError('idempotency_key_reused', 'this Idempotency-Key was used with a different request', { idempotency_key: key });
+    }
+    if (existing.state === 'in_flight') {
+      throw new CrmError('conflict', 'a request with this Idempotency-Key is still in progress; retry when it has finished', {
+        idempotency_key: key,
+      });
+    }
+    reply.header('Idempotent-Replayed', 'true').status(existing.status!);
+    if (existing.status === 204 || !existing.body) return reply.send();
+    return reply.type('application/json').send(existing.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (!claim || !deps.idempotency) return payload;
+    request.idempotency = undefined;
+    // A 5xx is not an answer to remember: the retry goes to the service, whose own record decides.
+    if (reply.statusCode >= 500) await deps.idempotency.release(claim.scope);
+    else {
+      await deps.idempotency.complete(claim.scope, {
+        fingerprint: claim.fingerprint,
+        state: 'done',
+        status: reply.statusCode,
+        body: typeof payload === 'string' ? payload : undefined,
+      });
+    }
+    return payload;
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -71,6 +144,10 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  const openApi = buildOpenApi(deps.resources);
+  const docsPage = renderDocsPage(openApi);
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(openApi));
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage));
   app.get('/readyz', async (_request, reply) => {
     const checks = deps.ready ? await deps.ready() : {};
     const ok = Object.values(checks).every(Boolean);

@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { ResourceRouteOptions } from './routes/resource.routes';
 import { peopleContext } from './routes/people.routes';
+import { activitiesContext } from './routes/activities.routes';
 
 /**
  * A bounded context the gateway fronts: its gRPC client and the resource routes it serves. Adding a
@@ -12,4 +13,4 @@ export interface ServiceContext {
   routes(client: grpc.Client, deadlineMs: number): ResourceRouteOptions[];
 }
 
-export const CONTEXTS: readonly ServiceContext[] = [peopleContext];
+export const CONTEXTS: readonly ServiceContext[] = [peopleContext, activitiesContext];

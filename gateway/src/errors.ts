@@ -6,7 +6,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: C
   const body: { error: Record<string, unknown> } = {
     error: { code: error.code, message: error.message, request_id: request.id },
   };
+  if (error.code === 'rate_limited') body.error.type = 'rate_limit_error';
   if (error.details !== undefined) body.error.details = error.details;
+  // A backing service that is down is usually back within a second or two (a restart, a failover).
+  if (error.code === 'unavailable' && !reply.hasHeader('Retry-After')) reply.header('Retry-After', '1');
   return reply.status(ERROR_TABLE[error.code].http).type('application/json').send(body);
 }
 

@@ -3,3 +3,5 @@ export { startGateway, type GatewayConfig, type RunningGateway } from './server'
 export { createKeyCache, type Principal, type ResolveKey } from './plugins/auth';
 export { LEGACY_PATHS } from './routes/legacy.routes';
 export { CONTEXTS, type ServiceContext } from './contexts';
+export { DEFAULT_LIMITS, type RateLimits } from './limits/rate-limiter';
+export { buildOpenApi, describeApi, API_VERSION } from './openapi';

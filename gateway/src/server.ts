@@ -1,10 +1,21 @@
 import type * as grpc from '@grpc/grpc-js';
-import type { Logger } from '@crm/kit';
+import { type Logger, createLogger } from '@crm/kit';
+import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { checkHealth, createServiceClients, directoryKeyResolver } from './clients';
 import { CONTEXTS } from './contexts';
+import { createMemoryLimiter } from './limits/memory-limiter';
+import { DEFAULT_LIMITS, type RateLimiter, type RateLimits } from './limits/rate-limiter';
+import { createRedisLimiter } from './limits/redis-limiter';
+import { createResilientLimiter } from './limits/resilient-limiter';
 import { type AuthCacheOptions, DEFAULT_AUTH_CACHE, createKeyCache } from './plugins/auth';
+import {
+  type IdempotencyStore,
+  createMemoryIdempotencyStore,
+  createRedisIdempotencyStore,
+  createResilientIdempotencyStore,
+} from './plugins/idempotency';
 
 export interface GatewayConfig {
   host: string;
@@ -15,7 +26,34 @@ export interface GatewayConfig {
   /** Deadline for each call to a service. */
   upstreamDeadlineMs?: number;
   authCache?: AuthCacheOptions;
+  /** Shared rate-limit state; without it each gateway limits on its own (all-in-one). */
+  redisUrl?: string;
+  limits?: RateLimits;
   logger: Logger | false;
+}
+
+/**
+ * Redis settings: never queue commands while disconnected and time out quickly, so
+ * a Redis outage costs a request milliseconds (the per-instance fallback answers) instead of hanging.
+ */
+export const REDIS_OPTIONS = { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 250, connectTimeout: 1_000 };
+
+export function createRedis(url: string): Redis {
+  const redis = new Redis(url, { ...REDIS_OPTIONS, retryStrategy: (attempt: number) => Math.min(attempt * 250, 2_000) });
+  // Connection errors surface through the fallbacks; without a listener they would crash the process.
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+/** The limiter: shared through Redis when there is one, with this instance's memory as the fallback. */
+export function createLimiter(redis: Redis | undefined, limits: RateLimits, log: Logger): RateLimiter {
+  const memory = createMemoryLimiter(limits);
+  return redis ? createResilientLimiter(createRedisLimiter(redis, limits), memory, log) : memory;
+}
+
+export function createIdempotencyStore(redis: Redis | undefined, log: Logger): IdempotencyStore {
+  const memory = createMemoryIdempotencyStore();
+  return redis ? createResilientIdempotencyStore(createRedisIdempotencyStore(redis), memory, log) : memory;
 }
 
 export interface RunningGateway {
@@ -28,7 +66,14 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
   const clients = createServiceClients(config.directoryAddr, config.serviceAddrs);
   const deadlineMs = config.upstreamDeadlineMs ?? 5_000;
+  const limits = config.limits ?? DEFAULT_LIMITS;
+  const log = config.logger || createLogger('gateway', 'silent');
+  // One connection serves the limiter and the idempotency records.
+  const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
+  const limiter = createLimiter(redis, limits, log);
   const app = await buildApp({
+    idempotency: createIdempotencyStore(redis, log),
+    rateLimit: { limiter, limits },
     logger: config.logger,
     resolveKey: createKeyCache(directoryKeyResolver(clients.directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE),
     resources: CONTEXTS.flatMap((context) => context.routes(clients.contexts.get(context.name)!, deadlineMs)),
@@ -48,6 +93,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     async close() {
       await app.close();
       clients.close();
+      await limiter.close();
+      redis?.disconnect();
     },
   };
 }

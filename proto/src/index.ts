@@ -4,10 +4,17 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as CommonProto } from './gen/common';
 import type { ProtoGrpcType as DirectoryProto } from './gen/directory';
 import type { ProtoGrpcType as PeopleProto } from './gen/people';
+import type { ProtoGrpcType as ActivitiesProto } from './gen/activities';
 
 export type { Contact, Contact__Output } from './gen/crm/people/v1/Contact';
 export type { ListContactsResponse__Output } from './gen/crm/people/v1/ListContactsResponse';
 export type { PeopleServiceClient, PeopleServiceHandlers } from './gen/crm/people/v1/PeopleService';
+export type { Organization, Organization__Output } from './gen/crm/people/v1/Organization';
+export type { Pool, Pool__Output } from './gen/crm/people/v1/Pool';
+export type { PoolContact, PoolContact__Output } from './gen/crm/people/v1/PoolContact';
+export type { PoolMembersRequest, PoolMembersRequest__Output } from './gen/crm/people/v1/PoolMembersRequest';
+export type { AddPoolMembersResponse, AddPoolMembersResponse__Output } from './gen/crm/people/v1/AddPoolMembersResponse';
+export type { RemovePoolMembersResponse, RemovePoolMembersResponse__Output } from './gen/crm/people/v1/RemovePoolMembersResponse';
 export type { ListRequest, ListRequest__Output } from './gen/crm/common/v1/ListRequest';
 export type { WriteRequest__Output } from './gen/crm/common/v1/WriteRequest';
 export type { GetRequest__Output } from './gen/crm/common/v1/GetRequest';
@@ -22,6 +29,12 @@ export type { User, User__Output } from './gen/crm/directory/v1/User';
 export type { Integration, Integration__Output } from './gen/crm/directory/v1/Integration';
 export type { CreatedApiKey, CreatedApiKey__Output } from './gen/crm/directory/v1/CreatedApiKey';
 export type { CommonProto, DirectoryProto, PeopleProto };
+export type { ActivitiesProto };
+export type { ActivitiesServiceClient, ActivitiesServiceHandlers } from './gen/crm/activities/v1/ActivitiesService';
+export type { Task, Task__Output } from './gen/crm/activities/v1/Task';
+export type { CallLog, CallLog__Output } from './gen/crm/activities/v1/CallLog';
+export type { Meeting, Meeting__Output } from './gen/crm/activities/v1/Meeting';
+export type { CreateEnrollmentTaskRequest__Output } from './gen/crm/activities/v1/CreateEnrollmentTaskRequest';
 
 /** Folder holding the `.proto` sources (`crm/<context>/v1/*.proto`). */
 export const protoRoot = path.resolve(__dirname, '..');
@@ -53,6 +66,8 @@ function load(file: string): grpc.GrpcObject {
 
 export const loadDirectory = (): DirectoryProto => load('crm/directory/v1/directory.proto') as unknown as DirectoryProto;
 export const loadPeople = (): PeopleProto => load('crm/people/v1/people.proto') as unknown as PeopleProto;
+export const loadActivities = (): ActivitiesProto =>
+  load('crm/activities/v1/activities.proto') as unknown as ActivitiesProto;
 export const loadCommon = (): CommonProto => load('crm/common/v1/common.proto') as unknown as CommonProto;
 
 // Event payloads (`data` of each event subject): see crm/events/v1/activity-events.proto.
@@ -62,3 +77,9 @@ export type { TouchpointRecorded__Output as TouchpointRecordedData } from './gen
 export type { CallLogged__Output as CallLoggedData } from './gen/crm/events/v1/CallLogged';
 export type { MeetingScheduled__Output as MeetingScheduledData } from './gen/crm/events/v1/MeetingScheduled';
 export type { TaskCompleted__Output as TaskCompletedData } from './gen/crm/events/v1/TaskCompleted';
+// Event payloads of the activities context beyond those above: see crm/events/v1/activities-events.proto.
+export type { TaskCreated__Output as TaskCreatedData } from './gen/crm/events/v1/TaskCreated';
+export type { TaskReopened__Output as TaskReopenedData } from './gen/crm/events/v1/TaskReopened';
+export type { TaskDeleted__Output as TaskDeletedData } from './gen/crm/events/v1/TaskDeleted';
+export type { MeetingUpdated__Output as MeetingUpdatedData } from './gen/crm/events/v1/MeetingUpdated';
+export type { MeetingCanceled__Output as MeetingCanceledData } from './gen/crm/events/v1/MeetingCanceled';

@@ -1,77 +1,37 @@
 /**
- * End to end, distributed: directory, people and gateway run as separate `crm start <component>`
- * processes, wired by environment variables exactly as docker-compose wires them, and the API is
- * driven over HTTP as a client would. Postgres and NATS are this machine's when they answer (the
- * people schema is private to this run); otherwise people falls back to PGlite and the in-process bus.
+ * End to end, distributed: the directory, every service and the gateway run as separate
+ * `crm start <component>` processes (test/support/stack.ts), wired by environment variables exactly
+ * as docker-compose wires them, and the API is driven over HTTP as a client would. Postgres and
+ * NATS are this machine's when they answer (each service's schema is private to this run);
+ * otherwise the services fall back to PGlite and the in-process bus.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { Client } from 'pg';
 import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_DATABASE_URL, TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
-import { apiClient } from '../support/http';
+import { TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
 import { startOtlpReceiver } from '../support/otlp-receiver';
-import { type CrmProcess, freePort, runCrm, runCrmJson, startCrm } from '../support/processes';
+import { runCrm, runCrmJson } from '../support/processes';
+import { type Stack, startStack } from '../support/stack';
 
 
 // Processes start, migrate and restart here: minutes, not Jest's default seconds.
 jest.setTimeout(180_000);
-const usePostgres = isReachableSync(TEST_DATABASE_URL);
 const useNats = isReachableSync(TEST_NATS_URL);
 
-let processes: CrmProcess[] = [];
-let api: ReturnType<typeof apiClient>;
+let stack: Stack | undefined;
+let api: Stack['api'];
 let adminEnv: NodeJS.ProcessEnv;
 let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
-let dataDir: string;
-const schema = `e2e_${randomBytes(4).toString('hex')}`;
 
 const keys = { full: '', readOnly: '', noDelete: '', other: '' };
 let workspaceId = '';
 let fullKeyId = '';
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'crm-e2e-'));
   otlp = await startOtlpReceiver();
-  const [directoryPort, peoplePort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-  const common: NodeJS.ProcessEnv = {
-    CRM_DATA_DIR: dataDir,
-    CURSOR_SECRET: randomBytes(32).toString('base64'),
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-    KEY_PEPPER: randomBytes(16).toString('hex'),
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-    OTEL_BSP_SCHEDULE_DELAY: '100',
-    DATABASE_URL: usePostgres ? TEST_DATABASE_URL : '',
-    DB_SCHEMA: schema,
-    NATS_URL: useNats ? TEST_NATS_URL : '',
-    MONGO_URL: '',
-  };
-  const directoryAddr = `127.0.0.1:${directoryPort}`;
-  const peopleAddr = `127.0.0.1:${peoplePort}`;
-  processes = [
-    startCrm('directory', ['start', 'directory'], { ...common, GRPC_ADDR: directoryAddr }),
-    startCrm('people', ['start', 'people'], { ...common, GRPC_ADDR: peopleAddr }),
-    startCrm('gateway', ['start', 'gateway'], { ...common, PORT: String(gatewayPort), DIRECTORY_ADDR: directoryAddr, PEOPLE_ADDR: peopleAddr }),
-  ];
-  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
-  api = apiClient(baseUrl);
-  try {
-    await expectEventually(
-      async () => {
-        for (const p of processes) if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.output()}`);
-        const ready = await fetch(`${baseUrl}/readyz`);
-        expect(ready.status).toBe(200);
-      },
-      { timeoutMs: 60_000, intervalMs: 200 },
-    );
-  } catch (error) {
-    for (const p of processes) console.error(`--- ${p.name} ---\n${p.output()}`);
-    throw error;
-  }
+  stack = await startStack({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '100' } });
+  api = stack.api;
+  adminEnv = stack.adminEnv;
 
-  adminEnv = { DIRECTORY_ADDR: directoryAddr };
   const workspace = await runCrmJson<{ id: string; name: string }>(['admin', 'workspace', 'create', '--name', 'Acme'], adminEnv);
   workspaceId = workspace.id;
   const other = await runCrmJson<{ id: string }>(['admin', 'workspace', 'create', '--name', 'Globex'], adminEnv);
@@ -86,15 +46,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(processes.map((p) => p.stop()));
+  await stack?.stop();
   await otlp?.close();
-  if (usePostgres) {
-    const admin = new Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('crm admin', () => {

@@ -1,4 +1,10 @@
-/** A minimal JSON client for driving the API as a user would. */
+import { createResponseChecker } from './openapi-check';
+
+/**
+ * A minimal JSON client for driving the API as a user would. Every response is also checked
+ * against the gateway's live OpenAPI description (fetched once), so the end-to-end suites verify
+ * the document as a side effect of everything they do.
+ */
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -6,7 +12,10 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-export function apiClient(baseUrl: string) {
+export function apiClient(baseUrl: string, options: { checkOpenApi?: boolean } = {}) {
+  let checker: Promise<ReturnType<typeof createResponseChecker>> | undefined;
+  const checkerFor = () =>
+    (checker ??= fetch(`${baseUrl}/openapi.json`).then(async (r) => createResponseChecker(await r.json())));
   return async function request<T = any>(
     method: string,
     path: string,
@@ -28,6 +37,7 @@ export function apiClient(baseUrl: string) {
     } catch {
       parsed = undefined;
     }
+    if (options.checkOpenApi !== false) (await checkerFor())(method, `${baseUrl}${path}`, response.status, parsed);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   };
 }

@@ -1,7 +1,56 @@
-import { contacts } from '@crm/kit';
-import { loadPeople } from '@crm/proto';
+import type * as grpc from '@grpc/grpc-js';
+import { contacts, organizations, parsePoolMembersBody, poolContacts, pools, unary } from '@crm/kit';
+import {
+  type AddPoolMembersResponse__Output,
+  type PoolMembersRequest,
+  type RemovePoolMembersResponse__Output,
+  loadPeople,
+} from '@crm/proto';
+import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../contexts';
 import { resourceClient } from '../clients';
+import { type CustomRoute, noQuery, pathId, requireBody } from './resource.routes';
+
+/**
+ * `POST` and `DELETE /v1/pools/{id}/members` `{contact_ids: [...]}`: bulk membership changes of one
+ * pool (at most 500 ids), answered `{data: {added|removed, already_members|not_members, not_found}}`
+ * with the id lists and the pool's new contacts_count.
+ */
+function poolMemberRoutes(client: grpc.Client, deadlineMs: number): CustomRoute[] {
+  const request = (http: FastifyRequest): PoolMembersRequest => {
+    const poolId = pathId(http);
+    noQuery(http);
+    const contactIds = parsePoolMembersBody(requireBody(http));
+    const principal = http.principal!;
+    return { workspace_id: principal.workspaceId, pool_id: poolId, contact_ids: contactIds, actor_user_id: principal.userId ?? '' };
+  };
+  return [
+    {
+      method: 'POST',
+      path: '/:id/members',
+      scope: 'pool_contacts:write',
+      handler: async (http) => {
+        const r = await unary<PoolMembersRequest, AddPoolMembersResponse__Output>(client, 'AddPoolMembers', request(http), { deadlineMs });
+        return {
+          data: { added: r.added, already_members: r.already_members, not_found: r.not_found, contacts_count: r.contacts_count },
+        };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/:id/members',
+      scope: 'pool_contacts:delete',
+      handler: async (http) => {
+        const r = await unary<PoolMembersRequest, RemovePoolMembersResponse__Output>(client, 'RemovePoolMembers', request(http), {
+          deadlineMs,
+        });
+        return {
+          data: { removed: r.removed, not_members: r.not_members, not_found: r.not_found, contacts_count: r.contacts_count },
+        };
+      },
+    },
+  ];
+}
 
 /** The people context: its resources and the operations each offers. */
 export const peopleContext: ServiceContext = {
@@ -9,5 +58,20 @@ export const peopleContext: ServiceContext = {
   client: () => loadPeople().crm.people.v1.PeopleService,
   routes: (client, deadlineMs) => [
     { spec: contacts, client: resourceClient(client, contacts), operations: ['list', 'create', 'get', 'update', 'delete'], deadlineMs },
+    {
+      spec: organizations,
+      client: resourceClient(client, organizations),
+      operations: ['list', 'create', 'get', 'update', 'delete'],
+      deadlineMs,
+    },
+    {
+      spec: pools,
+      client: resourceClient(client, pools),
+      operations: ['list', 'create', 'get', 'update', 'delete'],
+      deadlineMs,
+      routes: poolMemberRoutes(client, deadlineMs),
+    },
+    // Memberships are never changed in place: PATCH answers 405.
+    { spec: poolContacts, client: resourceClient(client, poolContacts), operations: ['list', 'create', 'get', 'delete'], deadlineMs },
   ],
 };

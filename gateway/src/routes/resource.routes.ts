@@ -1,7 +1,11 @@
+import * as grpc from '@grpc/grpc-js';
 import {
   type ApiRecord,
   type CallOptions,
   CrmError,
+  IDEMPOTENCY_FINGERPRINT_METADATA,
+  IDEMPOTENCY_KEY_METADATA,
+  IDEMPOTENT_REPLAYED_METADATA,
   type ListRequestMessage,
   type RawListParams,
   type ResourceSpec,
@@ -13,6 +17,7 @@ import {
   validateWrite,
 } from '@crm/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../errors';
 import type { Principal } from '../plugins/auth';
 import { requireScope } from '../scopes';
 
@@ -33,6 +38,21 @@ export interface ResourceRouteOptions {
   operations: readonly Operation[];
   /** Deadline for each call to the owning service. */
   deadlineMs: number;
+  /** Operations beyond the generic five (e.g. a pool's bulk members), under the resource's path. */
+  routes?: readonly CustomRoute[];
+}
+
+/**
+ * A route a context adds under one of its resources. It declares its scope like the generic
+ * operations, so authentication, rate limits and the scope check apply unchanged; methods the path
+ * does not offer answer 405 with an Allow header.
+ */
+export interface CustomRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Below the resource's path, e.g. `/:id/members`. */
+  path: string;
+  scope: string;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
 export const OPERATION_METHODS: Record<Operation, { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; item: boolean; action: 'read' | 'write' | 'delete' }> = {
@@ -50,18 +70,18 @@ declare module 'fastify' {
   }
 }
 
-function pathId(request: FastifyRequest): string {
+export function pathId(request: FastifyRequest): string {
   const { id } = request.params as { id: string };
   if (!isUuid(id)) throw CrmError.invalid(`path parameter id must be a UUID, got "${id.slice(0, 64)}"`, { parameter: 'id' });
   return id.toLowerCase();
 }
 
-function noQuery(request: FastifyRequest): void {
+export function noQuery(request: FastifyRequest): void {
   const names = Object.keys(request.query as object);
   if (names.length) throw CrmError.invalid(`unknown query parameter ${names[0]}`, { parameter: names[0] });
 }
 
-function requireBody(request: FastifyRequest): unknown {
+export function requireBody(request: FastifyRequest): unknown {
   if (request.body === undefined || request.body === null) {
     throw CrmError.validation([{ field: '(body)', message: 'a JSON object body is required' }]);
   }
@@ -75,25 +95,39 @@ function requireBody(request: FastifyRequest): unknown {
 export function registerResourceRoutes(app: FastifyInstance, prefix: string, options: ResourceRouteOptions): void {
   const { spec, client, deadlineMs } = options;
   const base = `${prefix}/${spec.name}`;
-  const call = (): CallOptions => ({ deadlineMs });
+  /** Per-call options: the deadline, and the Idempotency-Key (with its fingerprint) of a write. */
+  const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => {
+    const claim = request.idempotency;
+    if (!claim) return { deadlineMs };
+    const metadata = new grpc.Metadata();
+    metadata.set(IDEMPOTENCY_KEY_METADATA, claim.key);
+    metadata.set(IDEMPOTENCY_FINGERPRINT_METADATA, claim.fingerprint);
+    return {
+      deadlineMs,
+      metadata,
+      onResponseMetadata: (metadata) => {
+        if (metadata.get(IDEMPOTENT_REPLAYED_METADATA)[0] === 'true') reply.header('Idempotent-Replayed', 'true');
+      },
+    };
+  };
   const record = (message: Record<string, unknown>): ApiRecord => messageToRecord(spec, message);
   const principalOf = (request: FastifyRequest): Principal => request.principal!;
 
   const handlers: Record<Operation, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>> = {
-    async list(request) {
+    async list(request, reply) {
       const raw = request.query as RawListParams;
       parseListQuery(spec, raw);
-      const response = await client.list(toListRequest(principalOf(request).workspaceId, spec, raw), call());
+      const response = await client.list(toListRequest(principalOf(request).workspaceId, spec, raw), call(request, reply));
       return {
         data: response.data.map(record),
         next_cursor: response.page?.next_cursor || null,
         has_more: response.page?.has_more ?? false,
       };
     },
-    async get(request) {
+    async get(request, reply) {
       const id = pathId(request);
       noQuery(request);
-      return { data: record(await client.get({ workspace_id: principalOf(request).workspaceId, id }, call())) };
+      return { data: record(await client.get({ workspace_id: principalOf(request).workspaceId, id }, call(request, reply))) };
     },
     async create(request, reply) {
       noQuery(request);
@@ -102,12 +136,12 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
       const principal = principalOf(request);
       const created = await client.create(
         { workspace_id: principal.workspaceId, fields: toStruct(body as Record<string, unknown>), actor_user_id: principal.userId ?? '' },
-        call(),
+        call(request, reply),
       );
       reply.status(201);
       return { data: record(created) };
     },
-    async update(request) {
+    async update(request, reply) {
       const id = pathId(request);
       noQuery(request);
       const body = requireBody(request);
@@ -115,14 +149,14 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
       const principal = principalOf(request);
       const updated = await client.update(
         { workspace_id: principal.workspaceId, id, fields: toStruct(body as Record<string, unknown>), actor_user_id: principal.userId ?? '' },
-        call(),
+        call(request, reply),
       );
       return { data: record(updated) };
     },
     async delete(request, reply) {
       const id = pathId(request);
       noQuery(request);
-      await client.delete({ workspace_id: principalOf(request).workspaceId, id }, call());
+      await client.delete({ workspace_id: principalOf(request).workspaceId, id }, call(request, reply));
       return reply.status(204).send();
     },
   };
@@ -134,6 +168,28 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
       url: item ? `${base}/:id` : base,
       config: { scope: `${spec.name}:${action}` },
       handler: handlers[operation],
+    });
+  }
+  registerCustomRoutes(app, base, options.routes ?? []);
+}
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+function registerCustomRoutes(app: FastifyInstance, base: string, routes: readonly CustomRoute[]): void {
+  const byPath = new Map<string, CustomRoute[]>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  for (const [path, offered] of byPath) {
+    const url = `${base}${path}`;
+    for (const route of offered) app.route({ method: route.method, url, config: { scope: route.scope }, handler: route.handler });
+    const methods = offered.map((r) => r.method as string);
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+    app.route({
+      method: [...ALL_METHODS.filter((m) => !methods.includes(m)), 'OPTIONS'],
+      url,
+      handler: async (request, reply) => {
+        reply.header('Allow', allow);
+        return sendError(request, reply, new CrmError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`));
+      },
     });
   }
 }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { DEFAULT_PORTS, type EventBus, type Logger, createLogger, intEnv, optionalEnv, runMigrations } from '@crm/kit';
-import { startGateway } from '@crm/gateway';
+import { DEFAULT_LIMITS, startGateway } from '@crm/gateway';
 import { runAdmin } from './admin';
 import { UsageError, parseArgs } from './args';
 import { bootstrapDefaultWorkspace } from './bootstrap';
@@ -32,6 +32,13 @@ function startGatewayComponent(log: Logger | false, serviceAddrs: Record<string,
     directoryAddr: directory!,
     serviceAddrs: contexts,
     upstreamDeadlineMs: intEnv('UPSTREAM_TIMEOUT_MS', 5_000),
+    redisUrl: optionalEnv('REDIS_URL'),
+    limits: {
+      keyLimit: intEnv('RATE_LIMIT_KEY', DEFAULT_LIMITS.keyLimit),
+      keyWindowMs: intEnv('RATE_LIMIT_KEY_WINDOW_MS', DEFAULT_LIMITS.keyWindowMs),
+      workspaceLimit: intEnv('RATE_LIMIT_WORKSPACE', DEFAULT_LIMITS.workspaceLimit),
+      workspaceWindowMs: intEnv('RATE_LIMIT_WORKSPACE_WINDOW_MS', DEFAULT_LIMITS.workspaceWindowMs),
+    },
     logger: log,
   });
 }

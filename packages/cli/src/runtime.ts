@@ -10,6 +10,7 @@ import {
   createPgClient,
   createPgliteClient,
   ConfigError,
+  intEnv,
   optionalEnv,
 } from '@crm/kit';
 import { type DocumentStore, createEmbeddedStore, createMongoStore } from '@crm/directory';
@@ -54,7 +55,15 @@ export function loadSecretsKey(mode: RunMode): Buffer {
 
 export async function openSql(schema: string, log: Logger): Promise<SqlClient> {
   const url = optionalEnv('DATABASE_URL');
-  if (url) return createPgClient({ url, schema, max: Number(optionalEnv('DB_POOL_SIZE') ?? 10) });
+    if (url) {
+    return createPgClient({
+      url,
+      schema,
+      max: intEnv('DB_POOL_SIZE', 10),
+      // No statement outlives the longest deadline a caller can set (the gateway's, 5 s by default).
+      statementTimeoutMs: intEnv('DB_STATEMENT_TIMEOUT_MS', 10_000),
+    });
+  }
   const dir = path.join(dataDir(), schema);
   mkdirSync(dir, { recursive: true });
   log.info({ dir }, 'using embedded Postgres (PGlite)');

@@ -1,5 +1,12 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { withDeadline } from './deadline';
+import {
+  IDEMPOTENCY_FINGERPRINT_METADATA,
+  IDEMPOTENCY_KEY_METADATA,
+  IDEMPOTENT_REPLAYED_METADATA,
+  withIdempotencyKey,
+} from './idempotency';
 import { CrmError, ERROR_TABLE, GRPC_STATUS_TO_CODE, isErrorCode } from './errors';
 import { newId } from './ids';
 import type { Logger } from './logger';
@@ -37,8 +44,25 @@ export function implement<H extends grpc.UntypedServiceImplementation>(handlers:
   const bound: Record<string, grpc.handleUnaryCall<unknown, unknown>> = {};
   for (const [name, handler] of Object.entries(handlers as Record<string, (req: unknown, call: unknown) => Promise<unknown>>)) {
     bound[name] = (call, callback) => {
-      handler(call.request, call).then(
-        (response) => callback(null, response),
+      const deadline = call.getDeadline();
+      const metadataValue = (key: string) => {
+        const value = call.metadata.get(key)[0];
+        return value === undefined ? undefined : String(value);
+      };
+      const run = withIdempotencyKey(metadataValue(IDEMPOTENCY_KEY_METADATA), metadataValue(IDEMPOTENCY_FINGERPRINT_METADATA), () =>
+        withDeadline(deadline instanceof Date ? deadline.getTime() : deadline, () => handler(call.request, call)),
+      );
+      run.result.then(
+        (response) => {
+          // The replay marker travels in the response headers, not the trailers: OpenTelemetry's
+          // gRPC instrumentation (0.223) wraps unary callbacks as (err, value) and drops trailers.
+          if (run.replayed()) {
+            const headers = new grpc.Metadata();
+            headers.set(IDEMPOTENT_REPLAYED_METADATA, 'true');
+            call.sendMetadata(headers);
+          }
+          callback(null, response);
+        },
         (error: unknown) => callback(toServiceError(error, log, name)),
       );
     };
@@ -80,29 +104,49 @@ export interface CallOptions {
   metadata?: grpc.Metadata;
   /** Propagates the caller's deadline and cancellation when a service calls another. */
   parent?: grpc.ServerUnaryCall<unknown, unknown>;
+  /** Receives the response headers of a successful call (e.g. the idempotent-replay marker). */
+  onResponseMetadata?: (metadata: grpc.Metadata) => void;
 }
 
 const DEFAULT_DEADLINE_MS = 10_000;
 
-/** Calls a unary method and resolves with its response, or rejects with a CrmError. */
-export function unary<Req, Res>(
+/** Calls a unary method and resolves with its response and response headers, or rejects with a CrmError. */
+export function unaryWithMetadata<Req, Res>(
   client: grpc.Client,
   method: string,
   request: Req,
   options: CallOptions = {},
-): Promise<Res> {
+): Promise<{ response: Res; metadata: grpc.Metadata }> {
   const fn = (client as unknown as Record<string, Function>)[method];
   if (typeof fn !== 'function') throw new Error(`no gRPC method ${method}`);
   const callOptions: grpc.CallOptions = {
     deadline: Date.now() + (options.deadlineMs ?? DEFAULT_DEADLINE_MS),
     ...(options.parent ? { parent: options.parent, propagate_flags: grpc.propagate.DEFAULTS } : {}),
   };
-  return new Promise<Res>((resolve, reject) => {
-    fn.call(client, request, options.metadata ?? new grpc.Metadata(), callOptions, (error: grpc.ServiceError | null, response: Res) => {
-      if (error) reject(fromServiceError(error));
-      else resolve(response);
+  return new Promise((resolve, reject) => {
+    let metadata = new grpc.Metadata();
+    const call: grpc.ClientUnaryCall = fn.call(
+      client,
+      request,
+      options.metadata ?? new grpc.Metadata(),
+      callOptions,
+      (error: grpc.ServiceError | null, response: Res) => {
+        if (error) reject(fromServiceError(error));
+        else resolve({ response, metadata });
+      },
+    );
+    // Response headers arrive before the message, so they are known when the callback runs.
+    call.on('metadata', (received: grpc.Metadata) => {
+      metadata = received;
     });
   });
+}
+
+/** Calls a unary method and resolves with its response, or rejects with a CrmError. */
+export async function unary<Req, Res>(client: grpc.Client, method: string, request: Req, options: CallOptions = {}): Promise<Res> {
+  const { response, metadata } = await unaryWithMetadata<Req, Res>(client, method, request, options);
+  options.onResponseMetadata?.(metadata);
+  return response;
 }
 
 /** Channel settings for service clients: fail fast while a peer is down and reconnect quickly. */

@@ -1,5 +1,6 @@
 export * from './config';
 export * from './cursor';
+export * from './deadline';
 export * from './errors';
 export * from './events';
 export * from './field-values';
@@ -17,3 +18,4 @@ export * from './sql';
 export * from './time';
 export * from './resource-rpc';
 export * from './resources';
+export * from './idempotency';

@@ -3,6 +3,7 @@ import { CrmError } from './errors';
 import { type CrmEvent, newEvent, writeOutbox } from './events';
 import type { FieldValue } from './field-values';
 import { sqlTypeOf } from './field-values';
+import { idempotent } from './idempotency';
 import { newId } from './ids';
 import { compileListQuery, positionOf } from './keyset-sql';
 import { type ListQuery, queryIdentity } from './list-query';
@@ -26,9 +27,57 @@ export interface ResourceStore {
   readonly spec: ResourceSpec;
   list(workspaceId: string, query: ListQuery): Promise<Page>;
   get(workspaceId: string, id: string): Promise<ApiRecord>;
-  create(ctx: WriteContext, body: unknown): Promise<ApiRecord>;
-  update(ctx: WriteContext, id: string, body: unknown): Promise<ApiRecord>;
+  create(ctx: WriteContext, body: unknown, options?: WriteOptions): Promise<ApiRecord>;
+  update(ctx: WriteContext, id: string, body: unknown, options?: WriteOptions): Promise<ApiRecord>;
   delete(ctx: WriteContext, id: string): Promise<void>;
+}
+
+/** Per-call options of a create or update made by the owning service itself. */
+export interface WriteOptions {
+  /**
+   * Values of declared read-only fields that the service sets (a link only it may make), written
+   * as given: they never come from a client body.
+   */
+  systemFields?: Readonly<Record<string, FieldValue>>;
+  /**
+   * More work in the write's transaction once the row is written (recording an idempotency key,
+   * for example); throwing rolls the write back.
+   */
+  inTransaction?: (tx: SqlQueryable, record: ApiRecord) => Promise<void>;
+}
+
+/** A create or update about to be written, as a resource's `beforeWrite` rule sees it. */
+export interface PendingWrite {
+  mode: 'create' | 'update';
+  ctx: WriteContext;
+  /** Declared fields the write sets (validated body fields and system fields; null clears). */
+  fields: Readonly<Record<string, FieldValue>>;
+  /** The stored record (update only), read with a row lock in the write's transaction. */
+  current: ApiRecord | undefined;
+  /**
+   * The declared fields as they will be: `current` with `fields` applied, date-times as ISO
+   * strings. On create, fields the body leaves out are absent (column defaults are not known here).
+   */
+  next: Readonly<Record<string, unknown>>;
+  tx: SqlQueryable;
+}
+
+/** A change in the course of being committed, as a resource's `events` option sees it. */
+export interface RecordChange {
+  verb: 'created' | 'updated' | 'deleted';
+  ctx: WriteContext;
+  /** The record before an update or delete. */
+  before: ApiRecord | undefined;
+  /** The record after a create or update. */
+  after: ApiRecord | undefined;
+  /** Declared fields and custom properties an update set or cleared; empty otherwise. */
+  changed: string[];
+}
+
+/** An event a change publishes, as `<prefix>.<singular>.<verb>`. */
+export interface ChangeEvent {
+  verb: string;
+  data: object;
 }
 
 export interface ResourceStoreOptions {
@@ -41,6 +90,18 @@ export interface ResourceStoreOptions {
   afterCommit?: () => void;
   /** Extra work in the same transaction after a row is deleted (e.g. removing memberships). */
   onDelete?: (tx: SqlQueryable, ctx: WriteContext, record: ApiRecord) => Promise<CrmEvent[]>;
+  /**
+   * The resource's domain rules for creates and updates, run in the write's transaction before the
+   * row is written (after the current row is locked, on update): throw a CrmError to refuse the
+   * write, or return fields to add or override, read-only ones included (a status's timestamp, a
+   * derived duration, a default).
+   */
+  beforeWrite?: (write: PendingWrite) => Promise<Record<string, FieldValue> | void> | Record<string, FieldValue> | void;
+  /**
+   * The events a change publishes, in place of the default `created` `{id}`, `updated`
+   * `{id, changed}` and `deleted` `{id, svc_uid}`. An empty list publishes nothing.
+   */
+  events?: (change: RecordChange) => ChangeEvent[];
 }
 
 /** Translates constraint violations into the domain's errors (the store layer owns SQL). */
@@ -65,15 +126,57 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
   const columns = selectColumns(spec);
   const event = (ctx: WriteContext, verb: string, data: Record<string, unknown>) =>
     newEvent(`${options.eventPrefix}.${spec.singular}.${verb}`, ctx.workspaceId, data);
+  const eventsOf = (change: RecordChange, defaults: () => CrmEvent[]): CrmEvent[] =>
+    options.events
+      ? options.events(change).map((e) => event(change.ctx, e.verb, e.data as Record<string, unknown>))
+      : defaults();
+  // With rules or custom events an update reads the current row first, under a row lock.
+  const readsCurrent = Boolean(options.beforeWrite || options.events);
 
-  async function inTransaction<T>(work: (tx: SqlQueryable) => Promise<{ value: T; events: CrmEvent[] }>): Promise<T> {
+  /** Fields set by the service itself must be declared: a typo is a programming error, not a 422. */
+  const declared = (fields: Readonly<Record<string, FieldValue>> | void | undefined, source: string) => {
+    for (const key of Object.keys(fields ?? {})) {
+      if (!spec.fields[key] || key === 'id' || key === 'created_at' || key === 'updated_at') {
+        throw new Error(`${spec.name}: ${source} sets ${key}, which is not a writable declared field`);
+      }
+    }
+    return fields ?? {};
+  };
+
+  /** Runs the resource's rule, if any, and returns the fields to write. */
+  async function applyRules(
+    tx: SqlQueryable,
+    mode: PendingWrite['mode'],
+    ctx: WriteContext,
+    fields: Record<string, FieldValue>,
+    current: ApiRecord | undefined,
+  ): Promise<Record<string, FieldValue>> {
+    if (!options.beforeWrite) return fields;
+    const next: Record<string, unknown> = { ...(current ?? {}) };
+    for (const [key, value] of Object.entries(fields)) next[key] = value instanceof Date ? value.toISOString() : value;
+    const extra = await options.beforeWrite({ mode, ctx, fields, current, next, tx });
+    return { ...fields, ...declared(extra, 'beforeWrite') };
+  }
+
+  async function inTransaction<T>(
+    workspaceId: string,
+    work: (tx: SqlQueryable) => Promise<{ value: T; events: CrmEvent[] }>,
+  ): Promise<T> {
     let result: { value: T; events: CrmEvent[] };
     try {
-      result = await db.transaction(async (tx) => {
-        const done = await work(tx);
-        if (done.events.length) await writeOutbox(tx, done.events);
-        return done;
-      });
+      result = await db.transaction((tx) =>
+        // Under an Idempotency-Key, a repeated request gets the first answer and writes nothing.
+        idempotent(
+          tx,
+          workspaceId,
+          async () => {
+            const done = await work(tx);
+            if (done.events.length) await writeOutbox(tx, done.events);
+            return done;
+          },
+          { store: (done) => done.value, restore: (value) => ({ value: value as T, events: [] }) },
+        ),
+      );
     } catch (error) {
       translateDbError(spec, error);
     }
@@ -117,48 +220,62 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
       return rowToRecord(spec, rows[0]);
     },
 
-    async create(ctx, body) {
+    async create(ctx, body, writeOptions) {
       const values = validateWrite(spec, body, 'create');
-      const record = { ...values.fields };
-      checkRequireOneOf(spec, record);
+      const given = { ...values.fields, ...declared(writeOptions?.systemFields, 'systemFields') };
+      checkRequireOneOf(spec, given);
       const id = newId();
       const now = new Date().toISOString();
-      const names = ['id', 'workspace_id', ...Object.keys(values.fields), 'created_at', 'updated_at'];
-      const params: unknown[] = [id, ctx.workspaceId];
-      const placeholders = ['$1::uuid', '$2::uuid'];
-      for (const [key, value] of Object.entries(values.fields)) {
-        params.push(value instanceof Date ? value.toISOString() : value);
-        placeholders.push(`$${params.length}::${sqlTypeOf(spec.fields[key]!)}`);
-      }
-      params.push(now, now);
-      placeholders.push(`$${params.length - 1}::timestamptz`, `$${params.length}::timestamptz`);
-      if (spec.customFields) {
-        names.push('custom');
-        params.push(JSON.stringify(values.customSet));
-        placeholders.push(`$${params.length}::jsonb`);
-      }
-      return inTransaction(async (tx) => {
+      return inTransaction(ctx.workspaceId, async (tx) => {
+        const fields = await applyRules(tx, 'create', ctx, given, undefined);
+        const names = ['id', 'workspace_id', ...Object.keys(fields), 'created_at', 'updated_at'];
+        const params: unknown[] = [id, ctx.workspaceId];
+        const placeholders = ['$1::uuid', '$2::uuid'];
+        for (const [key, value] of Object.entries(fields)) {
+          params.push(value instanceof Date ? value.toISOString() : value);
+          placeholders.push(`$${params.length}::${sqlTypeOf(spec.fields[key]!)}`);
+        }
+        params.push(now, now);
+        placeholders.push(`$${params.length - 1}::timestamptz`, `$${params.length}::timestamptz`);
+        if (spec.customFields) {
+          names.push('custom');
+          params.push(JSON.stringify(values.customSet));
+          placeholders.push(`$${params.length}::jsonb`);
+        }
         const { rows } = await tx.query(
           `INSERT INTO ${spec.table} (${names.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING ${columns}`,
           params,
         );
         const created = rowToRecord(spec, rows[0]!);
-        return { value: created, events: [event(ctx, 'created', { id })] };
+        await writeOptions?.inTransaction?.(tx, created);
+        const change: RecordChange = { verb: 'created', ctx, before: undefined, after: created, changed: [] };
+        return { value: created, events: eventsOf(change, () => [event(ctx, 'created', { id })]) };
       });
     },
 
-    async update(ctx, id, body) {
+    async update(ctx, id, body, writeOptions) {
       const values = validateWrite(spec, body, 'update');
-      const params: unknown[] = [ctx.workspaceId, id];
-      const sets = assignments(values.fields, params);
-      params.push(new Date().toISOString());
-      sets.push(`updated_at = $${params.length}::timestamptz`);
-      if (spec.customFields && (Object.keys(values.customSet).length || values.customUnset.length)) {
-        params.push(JSON.stringify(values.customSet), values.customUnset);
-        sets.push(`custom = (custom || $${params.length - 1}::jsonb) - $${params.length}::text[]`);
-      }
-      const changed = [...Object.keys(values.fields), ...Object.keys(values.customSet), ...values.customUnset];
-      return inTransaction(async (tx) => {
+      const given = { ...values.fields, ...declared(writeOptions?.systemFields, 'systemFields') };
+      return inTransaction(ctx.workspaceId, async (tx) => {
+        let current: ApiRecord | undefined;
+        if (readsCurrent) {
+          const { rows: found } = await tx.query(
+            `SELECT ${columns} FROM ${spec.table} WHERE workspace_id = $1::uuid AND id = $2::uuid FOR UPDATE`,
+            [ctx.workspaceId, id],
+          );
+          if (!found[0]) throw CrmError.notFound(spec.singular);
+          current = rowToRecord(spec, found[0]);
+        }
+        const fields = await applyRules(tx, 'update', ctx, given, current);
+        const params: unknown[] = [ctx.workspaceId, id];
+        const sets = assignments(fields, params);
+        params.push(new Date().toISOString());
+        sets.push(`updated_at = $${params.length}::timestamptz`);
+        if (spec.customFields && (Object.keys(values.customSet).length || values.customUnset.length)) {
+          params.push(JSON.stringify(values.customSet), values.customUnset);
+          sets.push(`custom = (custom || $${params.length - 1}::jsonb) - $${params.length}::text[]`);
+        }
+        const changed = [...Object.keys(fields), ...Object.keys(values.customSet), ...values.customUnset];
         const { rows } = await tx.query(
           `UPDATE ${spec.table} SET ${sets.join(', ')} WHERE workspace_id = $1::uuid AND id = $2::uuid RETURNING ${columns}`,
           params,
@@ -166,12 +283,14 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
         if (!rows[0]) throw CrmError.notFound(spec.singular);
         const updated = rowToRecord(spec, rows[0]);
         checkRequireOneOf(spec, updated);
-        return { value: updated, events: [event(ctx, 'updated', { id, changed })] };
+        await writeOptions?.inTransaction?.(tx, updated);
+        const change: RecordChange = { verb: 'updated', ctx, before: current, after: updated, changed };
+        return { value: updated, events: eventsOf(change, () => [event(ctx, 'updated', { id, changed })]) };
       });
     },
 
     async delete(ctx, id) {
-      await inTransaction(async (tx) => {
+      await inTransaction(ctx.workspaceId, async (tx) => {
         const { rows } = await tx.query(
           `DELETE FROM ${spec.table} WHERE workspace_id = $1::uuid AND id = $2::uuid RETURNING ${columns}`,
           [ctx.workspaceId, id],
@@ -179,7 +298,9 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
         if (!rows[0]) throw CrmError.notFound(spec.singular);
         const record = rowToRecord(spec, rows[0]);
         const extra = options.onDelete ? await options.onDelete(tx, ctx, record) : [];
-        return { value: undefined, events: [event(ctx, 'deleted', { id, svc_uid: record.svc_uid ?? null }), ...extra] };
+        const change: RecordChange = { verb: 'deleted', ctx, before: record, after: undefined, changed: [] };
+        const own = eventsOf(change, () => [event(ctx, 'deleted', { id, svc_uid: record.svc_uid ?? null })]);
+        return { value: undefined, events: [...own, ...extra] };
       });
     },
   };

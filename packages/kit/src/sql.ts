@@ -1,6 +1,7 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { PGlite } from '@electric-sql/pglite';
 import { Pool, type PoolClient } from 'pg';
+import { assertTimeLeft, remainingMs } from './deadline';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -30,6 +31,7 @@ const tracer = trace.getTracer('crm.sql');
 
 /** Every statement runs inside a client span, so one trace covers gateway → gRPC → SQL. */
 async function traced<T>(system: string, text: string, run: () => Promise<T>): Promise<T> {
+  assertTimeLeft();
   const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
   return tracer.startActiveSpan(
     `${operation} ${system}`,
@@ -58,6 +60,8 @@ export interface PgClientOptions {
   schema: string;
   max?: number;
   applicationName?: string;
+  /** Server-side cap on any one statement (ms); 0 for none. */
+  statementTimeoutMs?: number;
 }
 
 export async function createPgClient(options: PgClientOptions): Promise<SqlClient> {
@@ -66,7 +70,7 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
     connectionString: options.url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? `crm-${schema}`,
-    options: `-c search_path=${schema},public`,
+    options: `-c search_path=${schema},public -c statement_timeout=${options.statementTimeoutMs ?? 0}`,
   });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
@@ -94,6 +98,9 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
+        // A transaction under a caller's deadline is cancelled by the server when the deadline passes.
+        const left = remainingMs();
+        if (left !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(left))}`);
         const value = await fn({ query: (text, params) => run(client, text, params), exec: (script) => exec(client, script) });
         await client.query('COMMIT');
         return value;

@@ -1,4 +1,4 @@
-import { type Migration, OUTBOX_MIGRATION_SQL } from '@crm/kit';
+import { IDEMPOTENCY_MIGRATION_SQL, type Migration, OUTBOX_MIGRATION_SQL } from '@crm/kit';
 
 /**
  * The people schema. Released migrations are never edited; changes come as new entries.
@@ -63,4 +63,89 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    // Organizations, pools and memberships. Memberships reference their pool (removed with it) and
+    // their contact; the contact reference is checked at commit, because deleting a contact removes
+    // its memberships after the contact row, in the same transaction (see contacts' onDelete). A
+    // contact's organization is checked the same way, within the workspace; existing contacts keep
+    // whatever organization_id they had (NOT VALID), new and changed values are checked.
+    id: '003_organizations_pools',
+    sql: `
+      CREATE TABLE organizations (
+        id uuid PRIMARY KEY,
+        workspace_id uuid NOT NULL,
+        svc_uid text,
+        name text NOT NULL,
+        domain text,
+        website_url text,
+        industry text,
+        country text,
+        custom jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL,
+        CONSTRAINT organizations_workspace_id_id_key UNIQUE (workspace_id, id)
+      );
+      CREATE UNIQUE INDEX organizations_svc_uid_key ON organizations (workspace_id, svc_uid) WHERE svc_uid IS NOT NULL;
+      CREATE INDEX organizations_created_at_idx ON organizations (workspace_id, created_at, id);
+      CREATE INDEX organizations_updated_at_idx ON organizations (workspace_id, updated_at, id);
+      CREATE INDEX organizations_name_idx ON organizations (workspace_id, name, id);
+      CREATE INDEX organizations_industry_idx ON organizations (workspace_id, industry, id);
+      CREATE INDEX organizations_industry_created_at_idx ON organizations (workspace_id, industry, created_at, id);
+      CREATE INDEX organizations_country_idx ON organizations (workspace_id, country, created_at, id);
+      CREATE INDEX organizations_domain_idx ON organizations (workspace_id, domain, created_at, id);
+      CREATE INDEX organizations_search_idx ON organizations USING gin (
+        name public.gin_trgm_ops, domain public.gin_trgm_ops, website_url public.gin_trgm_ops
+      );
+
+      ALTER TABLE contacts ADD CONSTRAINT contacts_organization_fkey
+        FOREIGN KEY (workspace_id, organization_id) REFERENCES organizations (workspace_id, id)
+        DEFERRABLE INITIALLY DEFERRED NOT VALID;
+
+      CREATE TABLE pools (
+        id uuid PRIMARY KEY,
+        workspace_id uuid NOT NULL,
+        svc_uid text,
+        name text NOT NULL,
+        description text,
+        owner_id uuid,
+        visibility text NOT NULL DEFAULT 'private' CHECK (visibility IN ('private', 'workspace')),
+        contacts_count int NOT NULL DEFAULT 0 CHECK (contacts_count >= 0),
+        custom jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL
+      );
+      CREATE UNIQUE INDEX pools_svc_uid_key ON pools (workspace_id, svc_uid) WHERE svc_uid IS NOT NULL;
+      CREATE INDEX pools_created_at_idx ON pools (workspace_id, created_at, id);
+      CREATE INDEX pools_updated_at_idx ON pools (workspace_id, updated_at, id);
+      CREATE INDEX pools_name_idx ON pools (workspace_id, name, id);
+      CREATE INDEX pools_contacts_count_idx ON pools (workspace_id, contacts_count, id);
+      CREATE INDEX pools_owner_id_idx ON pools (workspace_id, owner_id, created_at, id);
+      CREATE INDEX pools_visibility_idx ON pools (workspace_id, visibility, created_at, id);
+      CREATE INDEX pools_search_idx ON pools USING gin (name public.gin_trgm_ops, description public.gin_trgm_ops);
+
+      CREATE TABLE pool_contacts (
+        id uuid PRIMARY KEY,
+        workspace_id uuid NOT NULL,
+        svc_uid text,
+        pool_id uuid NOT NULL REFERENCES pools (id) ON DELETE CASCADE,
+        contact_id uuid NOT NULL REFERENCES contacts (id) DEFERRABLE INITIALLY DEFERRED,
+        added_by uuid,
+        added_at timestamptz(3) NOT NULL,
+        custom jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL,
+        CONSTRAINT pool_contacts_pool_id_contact_id_key UNIQUE (pool_id, contact_id)
+      );
+      CREATE UNIQUE INDEX pool_contacts_svc_uid_key ON pool_contacts (workspace_id, svc_uid) WHERE svc_uid IS NOT NULL;
+      -- Led by the pool and the contact, not the workspace: they also serve the foreign keys'
+      -- look-ups (cascade on pool delete, the check on contact delete); the workspace condition
+      -- every query carries is checked on the rows these seeks return.
+      CREATE INDEX pool_contacts_pool_id_idx ON pool_contacts (pool_id, added_at, id);
+      CREATE INDEX pool_contacts_contact_id_idx ON pool_contacts (contact_id, added_at, id);
+      CREATE INDEX pool_contacts_added_by_idx ON pool_contacts (workspace_id, added_by, added_at, id);
+      CREATE INDEX pool_contacts_added_at_idx ON pool_contacts (workspace_id, added_at, id);
+    `,
+  },
+  // Idempotency-Key records, written in the transaction of the change they answer (kit/idempotency).
+  { id: '004_idempotency_keys', sql: IDEMPOTENCY_MIGRATION_SQL },
 ];

@@ -1,7 +1,18 @@
-import { type CursorCodec, type ResourceStore, type SqlClient, contacts, createResourceStore } from '@crm/kit';
+import { type CursorCodec, type Logger, type ResourceStore, type SqlClient, createLogger } from '@crm/kit';
+import { type ActivityTimestamps, createActivityTimestamps } from './activity-timestamps.consumer';
+import { createContactsStore, createOrganizationsStore, createPoolsStore } from './people.store';
+import { type PoolMembers, createPoolContactsStore, createPoolMembers } from './pool-members.store';
+import { createTransactionRunner } from './transaction';
 
 export interface PeopleService {
   contacts: ResourceStore;
+  organizations: ResourceStore;
+  pools: ResourceStore;
+  poolContacts: ResourceStore;
+  /** Bulk membership changes of one pool. */
+  members: PoolMembers;
+  /** Contacts' last_touchpoint_at / last_engagement_at, fed by activity events. */
+  activity: ActivityTimestamps;
 }
 
 export interface PeopleServiceDeps {
@@ -9,10 +20,18 @@ export interface PeopleServiceDeps {
   cursors: CursorCodec;
   /** Wakes the outbox relay after a commit. */
   afterCommit?: () => void;
+  log?: Logger;
 }
 
-export function createPeopleService({ db, cursors, afterCommit }: PeopleServiceDeps): PeopleService {
+export function createPeopleService({ db, cursors, afterCommit, log }: PeopleServiceDeps): PeopleService {
+  const tx = createTransactionRunner(db, afterCommit);
+  const deps = { db, cursors, afterCommit };
   return {
-    contacts: createResourceStore({ db, spec: contacts, eventPrefix: 'crm.people', cursors, afterCommit }),
+    contacts: createContactsStore(deps),
+    organizations: createOrganizationsStore(deps),
+    pools: createPoolsStore(deps),
+    poolContacts: createPoolContactsStore({ db, cursors, tx }),
+    members: createPoolMembers({ tx }),
+    activity: createActivityTimestamps({ tx, log: log ?? createLogger('people', 'silent') }),
   };
 }

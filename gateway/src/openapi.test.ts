@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { CONTEXTS } from './contexts';
+import { describeApi } from './openapi';
+
+const REDOCLY = path.resolve(__dirname, '../../node_modules/@redocly/cli/bin/cli.js');
+const document = describeApi(CONTEXTS) as any;
+
+describe('OpenAPI description', () => {
+  test('passes the Redocly linter (recommended rules) with no error or warning', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'openapi-')), 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    const result = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--format=json'], { encoding: 'utf8', timeout: 60_000 });
+    const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { message: string }[] };
+    expect(report.problems.map((p) => p.message)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+
+  test('describes every routed operation with its scope, typed parameters and both server prefixes', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers.map((s: { url: string }) => s.url)).toEqual(['{base_url}', '{base_url}/api']);
+    const list = document.paths['/v1/contacts'].get;
+    expect(list['x-required-scope']).toBe('contacts:read');
+    const param = (name: string) => list.parameters.find((p: { name: string }) => p.name === name);
+    expect(param('limit').schema).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(param('owner_id').schema).toEqual({ type: 'string', format: 'uuid' });
+    expect(param('sort').schema.pattern).toContain('last_engagement_at');
+    expect(document.paths['/v1/contacts/{id}'].delete['x-required-scope']).toBe('contacts:delete');
+    expect(document.paths['/v1/contacts'].post.responses['422']).toEqual({ $ref: '#/components/responses/ValidationFailed' });
+    expect(document.components.schemas.Contact.properties.last_engagement_at).toMatchObject({ readOnly: true, type: ['string', 'null'] });
+    expect(document.components.schemas.ContactCreate.properties).not.toHaveProperty('created_at');
+  });
+});

@@ -1,0 +1,293 @@
+import {
+  DEFAULT_LIMIT,
+  type ErrorCode,
+  type FieldSpec,
+  type ResourceSpec,
+  filterKeys,
+  isNullable,
+  searchKeys,
+  sortKeys,
+} from '@crm/kit';
+import { OPERATION_METHODS, type Operation, type ResourceRouteOptions } from './routes/resource.routes';
+
+/**
+ * The OpenAPI 3.1 description, generated from the declarations the gateway validates with (resource
+ * declarations and the routes registered from them), so it cannot drift from what is enforced.
+ */
+type Schema = Record<string, unknown>;
+
+export const API_VERSION = '2.0.0';
+
+function fieldSchema(field: FieldSpec): Schema {
+  const base: Schema = (() => {
+    switch (field.type) {
+      case 'uuid':
+        return { type: 'string', format: 'uuid' };
+      case 'string':
+        return { type: 'string', maxLength: field.maxLength ?? 255 };
+      case 'text':
+        return { type: 'string', maxLength: field.maxLength ?? 10_000 };
+      case 'email':
+        return { type: 'string', format: 'email', maxLength: field.maxLength ?? 254 };
+      case 'url':
+        return { type: 'string', format: 'uri', maxLength: field.maxLength ?? 2048 };
+      case 'integer':
+        return { type: 'integer', minimum: field.min ?? -2147483648, maximum: field.max ?? 2147483647 };
+      case 'boolean':
+        return { type: 'boolean' };
+      case 'datetime':
+        return { type: 'string', format: 'date-time' };
+      case 'enum':
+        return { type: 'string', enum: [...field.values!] };
+    }
+  })();
+  if (isNullable(field)) {
+    if (base.enum) return { ...base, type: ['string', 'null'], enum: [...(base.enum as string[]), null] };
+    return { ...base, type: [base.type as string, 'null'] };
+  }
+  return base;
+}
+
+const pascal = (snake: string) => snake.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
+
+function recordSchemas(spec: ResourceSpec, operations: readonly Operation[]): Record<string, Schema> {
+  const name = pascal(spec.singular);
+  const properties = Object.fromEntries(
+    Object.entries(spec.fields).map(([key, field]) => [key, { ...fieldSchema(field), ...(field.readOnly ? { readOnly: true } : {}) }]),
+  );
+  const writable = Object.fromEntries(
+    Object.entries(spec.fields)
+      .filter(([, field]) => !field.readOnly)
+      .map(([key, field]) => [key, fieldSchema(field)]),
+  );
+  const required = Object.entries(spec.fields)
+    .filter(([, f]) => f.required && !f.readOnly)
+    .map(([k]) => k);
+  const schemas: Record<string, Schema> = {
+    [name]: {
+      type: 'object',
+      description: spec.customFields ? 'Extra properties are custom fields, stored and returned as given.' : undefined,
+      properties,
+      required: Object.keys(spec.fields),
+      additionalProperties: true,
+    },
+  };
+  if (operations.includes('create')) {
+    schemas[`${name}Create`] = {
+      type: 'object',
+      properties: writable,
+      ...(required.length ? { required } : {}),
+      additionalProperties: spec.customFields,
+      ...(spec.requireOneOf?.length ? { description: `At least one of ${spec.requireOneOf.join(', ')} must be set.` } : {}),
+    };
+  }
+  if (operations.includes('update')) {
+    schemas[`${name}Update`] = {
+      type: 'object',
+      description: 'Merge patch: given fields are set, null clears a nullable field (or removes a custom field).',
+      properties: writable,
+      additionalProperties: spec.customFields,
+    };
+  }
+  return schemas;
+}
+
+const ref = (schema: string) => ({ $ref: `#/components/schemas/${schema}` });
+const errorRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+const ERROR_RESPONSES: Record<string, { status: number; description: string; codes: ErrorCode[] }> = {
+  BadRequest: { status: 400, description: 'Malformed request: bad JSON, bad or unknown query parameter, bad cursor, non-UUID id.', codes: ['invalid_request'] },
+  Unauthorized: { status: 401, description: 'API key missing, malformed, unknown or revoked.', codes: ['unauthorized'] },
+  Forbidden: { status: 403, description: 'The key lacks the scope; `details.required_scope` names it.', codes: ['forbidden'] },
+  NotFound: { status: 404, description: 'No such record in this workspace.', codes: ['not_found'] },
+  Conflict: { status: 409, description: 'Uniqueness violation or illegal state transition.', codes: ['conflict'] },
+  PayloadTooLarge: { status: 413, description: 'Body over 1 MiB.', codes: ['payload_too_large'] },
+  UnsupportedMediaType: { status: 415, description: 'Body is not application/json.', codes: ['unsupported_media_type'] },
+  ValidationFailed: { status: 422, description: 'Body failed validation; `details` lists `{field, message}`.', codes: ['validation_failed', 'idempotency_key_reused'] },
+  RateLimited: { status: 429, description: 'Per-key or per-workspace rate limit; wait `Retry-After` seconds.', codes: ['rate_limited'] },
+  Internal: { status: 500, description: 'Unexpected error; safe to retry with an Idempotency-Key.', codes: ['internal'] },
+  Unavailable: { status: 503, description: 'A backing service is down; retry after `Retry-After` seconds.', codes: ['unavailable'] },
+  Timeout: { status: 504, description: 'A backing service missed its deadline.', codes: ['timeout'] },
+};
+
+const RATE_HEADERS = {
+  'RateLimit-Limit': { description: 'Per-key budget per minute.', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the binding window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the binding window is fully open again.', schema: { type: 'integer' } },
+  'X-Request-Id': { description: 'The request id, also in every error body.', schema: { type: 'string' } },
+};
+
+function listParameters(spec: ResourceSpec): Schema[] {
+  const keys = sortKeys(spec);
+  const q = searchKeys(spec);
+  const params: Schema[] = [
+    { name: 'limit', in: 'query', description: `Page size (default ${DEFAULT_LIMIT}).`, schema: { type: 'integer', minimum: 1, maximum: spec.maxLimit, default: DEFAULT_LIMIT } },
+    { name: 'cursor', in: 'query', description: "Opaque cursor: the previous page's next_cursor, with the same query.", schema: { type: 'string' } },
+    {
+      name: 'sort',
+      in: 'query',
+      description: `Comma-separated keys, '-' for descending. Keys: ${keys.join(', ')}. Default: -${spec.timeField}.`,
+      schema: { type: 'string', pattern: `^-?(${keys.join('|')})(,-?(${keys.join('|')}))*$` },
+    },
+    { name: 'since', in: 'query', description: `Lower bound (inclusive) on ${spec.timeField}.`, schema: { type: 'string', format: 'date-time' } },
+    { name: 'until', in: 'query', description: `Upper bound (exclusive) on ${spec.timeField}.`, schema: { type: 'string', format: 'date-time' } },
+    { name: 'updated_since', in: 'query', description: 'Only rows with updated_at strictly after this.', schema: { type: 'string', format: 'date-time' } },
+  ];
+  if (q.length) {
+    params.push({ name: 'q', in: 'query', description: `Case-insensitive substring search over ${q.join(', ')}.`, schema: { type: 'string', minLength: 1, maxLength: 200 } });
+  }
+  for (const key of filterKeys(spec)) {
+    const { type, ...rest } = fieldSchema({ ...spec.fields[key]!, nullable: false });
+    params.push({ name: key, in: 'query', description: `Equality filter on ${key}.`, schema: { type, ...rest } });
+  }
+  return params;
+}
+
+function operationObject(spec: ResourceSpec, operation: Operation): Schema {
+  const { action } = OPERATION_METHODS[operation];
+  const name = pascal(spec.singular);
+  const scope = `${spec.name}:${action}`;
+  const errors = (...names: string[]) =>
+    Object.fromEntries(
+      [...names, 'Unauthorized', 'Forbidden', 'RateLimited', 'Internal', 'Unavailable', 'Timeout'].map((n) => [String(ERROR_RESPONSES[n]!.status), errorRef(n)]),
+    );
+  const data = (schema: Schema) => ({
+    'application/json': { schema: { type: 'object', properties: { data: schema }, required: ['data'] } },
+  });
+  const base = { tags: [spec.name], security: [{ apiKey: [] }], 'x-required-scope': scope };
+  const description = `Requires scope \`${scope}\`.`;
+  switch (operation) {
+    case 'list':
+      return {
+        ...base,
+        operationId: `list${pascal(spec.name)}`,
+        summary: `List ${spec.name}`,
+        description,
+        parameters: listParameters(spec),
+        responses: {
+          '200': {
+            description: 'A page.',
+            headers: RATE_HEADERS,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: { data: { type: 'array', items: ref(name) }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
+                  required: ['data', 'next_cursor', 'has_more'],
+                },
+              },
+            },
+          },
+          ...errors('BadRequest'),
+        },
+      };
+    case 'get':
+      return { ...base, operationId: `get${name}`, summary: `Get a ${spec.singular}`, description, responses: { '200': { description: `The ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name)) }, ...errors('BadRequest', 'NotFound') } };
+    case 'create':
+      return {
+        ...base,
+        operationId: `create${name}`,
+        summary: `Create a ${spec.singular}`,
+        description,
+        parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
+        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Create`) } } },
+        responses: { '201': { description: `The created ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name)) }, ...errors('BadRequest', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') },
+      };
+    case 'update':
+      return {
+        ...base,
+        operationId: `update${name}`,
+        summary: `Update a ${spec.singular}`,
+        description,
+        parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
+        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Update`) } } },
+        responses: { '200': { description: `The updated ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name)) }, ...errors('BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') },
+      };
+    case 'delete':
+      return { ...base, operationId: `delete${name}`, summary: `Delete a ${spec.singular}`, description, parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }], responses: { '204': { description: 'Deleted.', headers: RATE_HEADERS }, ...errors('BadRequest', 'NotFound', 'Conflict') } };
+  }
+}
+
+export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema {
+  const paths: Record<string, Record<string, Schema>> = {};
+  const schemas: Record<string, Schema> = {
+    Error: {
+      type: 'object',
+      properties: {
+        error: {
+          type: 'object',
+          properties: {
+            code: { type: 'string' },
+            message: { type: 'string' },
+            details: {},
+            request_id: { type: 'string' },
+            type: { type: 'string', description: 'On 429: rate_limit_error.' },
+          },
+          required: ['code', 'message', 'request_id'],
+        },
+      },
+      required: ['error'],
+    },
+  };
+  for (const resource of resources) {
+    Object.assign(schemas, recordSchemas(resource.spec, resource.operations));
+    for (const operation of resource.operations) {
+      const { method, item } = OPERATION_METHODS[operation];
+      const path = `/v1/${resource.spec.name}${item ? '/{id}' : ''}`;
+      const entry = (paths[path] ??= {});
+      if (item) entry.parameters = [{ $ref: '#/components/parameters/Id' }] as unknown as Schema;
+      entry[method.toLowerCase()] = operationObject(resource.spec, operation);
+    }
+  }
+  const responses = Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([name, r]) => [
+      name,
+      {
+        description: `${r.description} Codes: ${r.codes.join(', ')}.`,
+        headers: r.status === 429 || r.status === 503 ? { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } : undefined,
+        content: { 'application/json': { schema: ref('Error') } },
+      },
+    ]),
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Outreach CRM Platform API',
+      version: API_VERSION,
+      description:
+        'Contacts, companies, pools, outreach flows, email and activities. Paths are served under both `/v1` and `/api/v1`. ' +
+        'Every request carries `Authorization: Bearer <API_KEY>`; each operation names the scope it requires.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [
+      { url: '{base_url}', description: 'Paths as /v1/...', variables: { base_url: { default: 'http://127.0.0.1:8080' } } },
+      { url: '{base_url}/api', description: 'The same paths under /api/v1/...', variables: { base_url: { default: 'http://127.0.0.1:8080' } } },
+    ],
+    security: [{ apiKey: [] }],
+    tags: resources.map((r) => ({ name: r.spec.name, description: `${pascal(r.spec.singular)} records.` })),
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: svc_<env>_<32 base64url characters>.' } },
+      parameters: {
+        Id: { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Makes a retry safe: the same key with the same request replays the first answer for 24 hours.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
+      responses,
+      schemas,
+    },
+  };
+}
+
+/**
+ * The description of every context's routes, without connecting to anything: route declarations
+ * only wrap their client in closures, so none is needed to describe them.
+ */
+export function describeApi(contexts: readonly { routes(client: never, deadlineMs: number): ResourceRouteOptions[] }[]): Schema {
+  return buildOpenApi(contexts.flatMap((context) => context.routes(undefined as never, 0)));
+}

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { CrmError, type Logger } from '@crm/kit';
+import type { Redis } from 'ioredis';
+
+/**
+ * The gateway's half of idempotency (DESIGN.md, Idempotency): a short record per
+ * (workspace, Idempotency-Key) that answers a repeat at the edge (replay), refuses a concurrent
+ * duplicate (409) and a different request under the same key (422). The owning service's record,
+ * written in the transaction of the change, is what guarantees a change is never applied twice;
+ * this one makes repeats cheap and concurrent duplicates visible.
+ */
+export interface IdempotencyRecord {
+  fingerprint: string;
+  state: 'in_flight' | 'done';
+  status?: number;
+  /** The serialised response body, replayed as it was sent. */
+  body?: string;
+}
+
+export interface IdempotencyStore {
+  /** Claims the key for an in-flight request; returns the existing record when already claimed. */
+  claim(scope: string, fingerprint: string): Promise<IdempotencyRecord | undefined>;
+  complete(scope: string, record: IdempotencyRecord): Promise<void>;
+  release(scope: string): Promise<void>;
+}
+
+export const REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
+/** An in-flight claim outlives any request (deadline 5 s) but frees a key whose gateway died. */
+export const IN_FLIGHT_TTL_MS = 60 * 1000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (Array.isArray(header) || !KEY.test(header)) {
+    throw CrmError.invalid('Idempotency-Key must be 1 to 255 visible ASCII characters, sent once', { header: 'Idempotency-Key' });
+  }
+  return header;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+/** The request as the key promises it: method, path (either prefix) and body, key order aside. */
+export function fingerprintRequest(method: string, path: string, body: unknown): string {
+  const normalised = path.split('?')[0]!.replace(/^\/api(?=\/v1\/)/, '');
+  return createHash('sha256').update(JSON.stringify([method, normalised, canonical(body ?? null)])).digest('base64url');
+}
+
+export function createMemoryIdempotencyStore(now: () => number = Date.now): IdempotencyStore {
+  const records = new Map<string, { record: IdempotencyRecord; expires: number }>();
+  const live = (scope: string) => {
+    const entry = records.get(scope);
+    if (entry && entry.expires <= now()) records.delete(scope);
+    return records.get(scope);
+  };
+  return {
+    async claim(scope, fingerprint) {
+      const existing = live(scope);
+      if (existing) return existing.record;
+      records.set(scope, { record: { fingerprint, state: 'in_flight' }, expires: now() + IN_FLIGHT_TTL_MS });
+      if (records.size > 100_000) {
+        for (const [key, entry] of records) if (entry.expires <= now()) records.delete(key);
+      }
+      return undefined;
+    },
+    async complete(scope, record) {
+      records.set(scope, { record, expires: now() + REPLAY_TTL_MS });
+    },
+    async release(scope) {
+      records.delete(scope);
+    },
+  };
+}
+
+export function createRedisIdempotencyStore(redis: Redis, prefix = 'crm:idem'): IdempotencyStore {
+  const keyOf = (scope: string) => `${prefix}:${scope}`;
+  return {
+    async claim(scope, fingerprint) {
+      const claim = JSON.stringify({ fingerprint, state: 'in_flight' } satisfies IdempotencyRecord);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if ((await redis.set(keyOf(scope), claim, 'PX', IN_FLIGHT_TTL_MS, 'NX')) === 'OK') return undefined;
+        const existing = await redis.get(keyOf(scope));
+        // Gone between the two calls (expired or released): try to claim again.
+        if (existing) return JSON.parse(existing) as IdempotencyRecord;
+      }
+      throw new Error('idempotency key kept changing hands');
+    },
+    async complete(scope, record) {
+      await redis.set(keyOf(scope), JSON.stringify(record), 'PX', REPLAY_TTL_MS);
+    },
+    async release(scope) {
+      await redis.del(keyOf(scope));
+    },
+  };
+}
+
+/**
+ * Redis first, this gateway's memory while Redis is down. The service-side record still prevents a
+ * double application; without Redis, concurrent duplicates on different gateways serialise in the
+ * service's database instead of being refused with 409.
+ */
+export function createResilientIdempotencyStore(primary: IdempotencyStore, fallback: IdempotencyStore, log: Logger): IdempotencyStore {
+  let lastWarning = 0;
+  const attempt = async <T>(operation: (store: IdempotencyStore) => Promise<T>): Promise<T> => {
+    try {
+      return await operation(primary);
+    } catch (error) {
+      if (Date.now() - lastWarning > 30_000) {
+        lastWarning = Date.now();
+        log.warn({ err: error }, 'idempotency: Redis unavailable, using this gateway instance only');
+      }
+      return operation(fallback);
+    }
+  };
+  return {
+    claim: (scope, fingerprint) => attempt((s) => s.claim(scope, fingerprint)),
+    complete: (scope, record) => attempt((s) => s.complete(scope, record)),
+    release: (scope) => attempt((s) => s.release(scope)),
+  };
+}

@@ -1,0 +1,59 @@
+import { CrmError, type FieldIssue } from '../errors';
+import { isUuid } from '../ids';
+import { baseFields, defineResource } from '../resource';
+
+/** Pools: static groups of contacts (api-spec.md, Pool). Owned by people. */
+export const pools = defineResource({
+  name: 'pools',
+  singular: 'pool',
+  table: 'pools',
+  timeField: 'created_at',
+  maxLimit: 100,
+  customFields: true,
+  uniqueConstraints: { pools_svc_uid_key: 'svc_uid' },
+  fields: {
+    id: baseFields.id,
+    svc_uid: baseFields.svc_uid,
+    name: { type: 'string', required: true, sort: true, search: true },
+    description: { type: 'text', search: true },
+    owner_id: { type: 'uuid', filter: true },
+    // Omitted on create means private (the column default).
+    visibility: { type: 'enum', values: ['private', 'workspace'], nullable: false, filter: true },
+    // Kept exact by the people service in the transaction of every membership change.
+    contacts_count: { type: 'integer', readOnly: true, nullable: false, sort: true },
+    created_at: { ...baseFields.created_at, sort: true },
+    updated_at: { ...baseFields.updated_at, sort: true },
+  },
+});
+
+/** Contact ids per `POST|DELETE /v1/pools/{id}/members` call (api-spec.md, Limits). */
+export const MAX_POOL_MEMBERS_PER_CALL = 500;
+
+/**
+ * The body of the bulk member operations, `{contact_ids: [uuid, ...]}` with 1 to 500 ids. Shared by
+ * the gateway (validation before the call) and the people service (the same rules for gRPC
+ * callers). Ids are lower-cased and de-duplicated, keeping their first position.
+ */
+export function parsePoolMembersBody(body: unknown): string[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw CrmError.validation([{ field: '(body)', message: 'must be a JSON object {"contact_ids": [...]}' }]);
+  }
+  const issues: FieldIssue[] = [];
+  for (const key of Object.keys(body)) {
+    if (key !== 'contact_ids') issues.push({ field: key, message: 'is not a field of this operation; send only contact_ids' });
+  }
+  const ids = (body as { contact_ids?: unknown }).contact_ids;
+  if (ids === undefined || ids === null) {
+    issues.push({ field: 'contact_ids', message: 'is required' });
+  } else if (!Array.isArray(ids)) {
+    issues.push({ field: 'contact_ids', message: 'must be an array of contact ids' });
+  } else if (ids.length === 0 || ids.length > MAX_POOL_MEMBERS_PER_CALL) {
+    issues.push({ field: 'contact_ids', message: `must hold 1 to ${MAX_POOL_MEMBERS_PER_CALL} ids, got ${ids.length}` });
+  } else {
+    ids.forEach((id, index) => {
+      if (typeof id !== 'string' || !isUuid(id)) issues.push({ field: `contact_ids[${index}]`, message: 'must be a UUID' });
+    });
+  }
+  if (issues.length) throw CrmError.validation(issues.slice(0, 20));
+  return [...new Set((ids as string[]).map((id) => id.toLowerCase()))];
+}

@@ -1,0 +1,84 @@
+import { type ApiRecord, type ChangeEvent, CrmError, type FieldValue, type PendingWrite, type RecordChange } from '@crm/kit';
+import type { MeetingCanceledData, MeetingScheduledData, MeetingUpdatedData } from '@crm/proto';
+import { present, requireNotBlank, timeOf } from './rules';
+
+/**
+ * Meeting rules: status defaults to scheduled; `scheduled_end` is after `scheduled_start`, checked
+ * on the record as it will be, so a PATCH of either bound cannot invert them. The error names the
+ * bound the request moved.
+ */
+export function meetingRules(write: PendingWrite): Record<string, FieldValue> {
+  requireNotBlank(write, 'title');
+  const derived: Record<string, FieldValue> = {};
+  if (write.mode === 'create' && write.fields.status === undefined) derived.status = 'scheduled';
+  const start = timeOf(write.next.scheduled_start);
+  const end = timeOf(write.next.scheduled_end);
+  if (start !== undefined && end !== undefined && end <= start) {
+    const movedStartOnly = write.fields.scheduled_start !== undefined && write.fields.scheduled_end === undefined;
+    throw CrmError.validation([
+      movedStartOnly
+        ? { field: 'scheduled_start', message: 'must be before scheduled_end' }
+        : { field: 'scheduled_end', message: 'must be after scheduled_start' },
+    ]);
+  }
+  return derived;
+}
+
+const scheduled = (meeting: ApiRecord, at: unknown): ChangeEvent => {
+  const data: MeetingScheduledData = {
+    meeting_id: String(meeting.id),
+    scheduled_start: String(meeting.scheduled_start),
+    occurred_at: String(at),
+    ...present(meeting, 'contact_id', 'owner_id'),
+  };
+  return { verb: 'scheduled', data };
+};
+
+const canceled = (meeting: ApiRecord, at: string, deleted: boolean): ChangeEvent => {
+  const data: MeetingCanceledData = {
+    meeting_id: String(meeting.id),
+    scheduled_start: String(meeting.scheduled_start),
+    deleted,
+    occurred_at: at,
+    ...present(meeting, 'contact_id', 'owner_id'),
+  };
+  return { verb: 'canceled', data };
+};
+
+/**
+ * Events of a meeting change. Create: scheduled (every meeting was booked; one created canceled
+ * is canceled at once too). Update: updated, plus canceled when the status moves to canceled, or
+ * scheduled when a canceled meeting is scheduled again. Delete: canceled with `deleted: true`.
+ */
+export function meetingEvents(change: RecordChange): ChangeEvent[] {
+  switch (change.verb) {
+    case 'created': {
+      const meeting = change.after!;
+      const events = [scheduled(meeting, meeting.created_at)];
+      if (meeting.status === 'canceled') events.push(canceled(meeting, String(meeting.created_at), false));
+      return events;
+    }
+    case 'updated': {
+      const before = change.before!;
+      const meeting = change.after!;
+      const data: MeetingUpdatedData = {
+        meeting_id: String(meeting.id),
+        status: String(meeting.status),
+        scheduled_start: String(meeting.scheduled_start),
+        scheduled_end: String(meeting.scheduled_end),
+        changed: change.changed,
+        occurred_at: String(meeting.updated_at),
+        ...present(meeting, 'contact_id', 'owner_id', 'outcome'),
+      };
+      const events: ChangeEvent[] = [{ verb: 'updated', data }];
+      if (before.status !== 'canceled' && meeting.status === 'canceled') {
+        events.push(canceled(meeting, String(meeting.updated_at), false));
+      } else if (before.status === 'canceled' && meeting.status === 'scheduled') {
+        events.push(scheduled(meeting, meeting.updated_at));
+      }
+      return events;
+    }
+    case 'deleted':
+      return [canceled(change.before!, new Date().toISOString(), true)];
+  }
+}

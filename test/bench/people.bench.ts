@@ -1,0 +1,420 @@
+/**
+ * People list and membership benchmark (`npm run bench:people`; method and figures in README.md).
+ *
+ * Seeds one workspace of a dedicated Postgres schema with a million contacts (reused across runs
+ * while the seed version and the bench's directory data are unchanged; `--reseed` forces a new
+ * one), starts the directory, every service and the gateway as separate `crm start` processes,
+ * checks with EXPLAIN that every measured list is an index seek, then measures p50/p99 latency and
+ * throughput over HTTP at 10 concurrent clients.
+ *
+ * Environment: DATABASE_URL (default this machine's `test` database), BENCH_SCHEMA (default
+ * bench_people), BENCH_REQUESTS (measured requests per list scenario, default 1000), and every
+ * RATE_LIMIT_* variable, passed to the gateway (default: limits raised out of the way).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  type ListQuery,
+  type ResourceSpec,
+  type SqlClient,
+  compileListQuery,
+  contacts,
+  createCursorCodec,
+  createPgClient,
+  parseListQuery,
+  poolContacts,
+  positionOf,
+  queryFingerprint,
+  queryIdentity,
+  runMigrations,
+  selectColumns,
+} from '@crm/kit';
+import { migrations } from '@crm/people';
+import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
+import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from './bench-processes';
+import { SEED_SIZES, SEED_VERSION, seedPeople } from './people-seed';
+
+const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = process.env.BENCH_SCHEMA || 'bench_people';
+const REQUESTS = Number(process.env.BENCH_REQUESTS || 1000);
+const BULK_REQUESTS = Number(process.env.BENCH_BULK_REQUESTS || 200);
+const CLIENTS = 10;
+const DEEP = 500_000;
+const STATE_DIR = path.join(REPO_ROOT, 'test/bench/.data');
+const STATE_FILE = path.join(STATE_DIR, 'state.json');
+const RESULTS_FILE = path.join(STATE_DIR, 'people-results.md');
+const reseed = process.argv.includes('--reseed');
+
+interface State {
+  seedVersion: number;
+  schema: string;
+  workspaceId: string;
+  key: string;
+  bigPoolId: string;
+  ownerIds: string[];
+  secrets: { CURSOR_SECRET: string; SECRETS_KEY: string; KEY_PEPPER: string };
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/** Limits out of the way unless the caller set them; every RATE_LIMIT_* variable is passed on. */
+function rateLimitEnv(): NodeJS.ProcessEnv {
+  const given = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT')));
+  return {
+    RATE_LIMIT_DISABLED: '1',
+    RATE_LIMIT_KEY: '1000000000',
+    RATE_LIMIT_WORKSPACE: '1000000000',
+    ...given,
+  };
+}
+
+async function startProcesses(secrets: State['secrets']): Promise<{ baseUrl: string; directoryAddr: string; stop(): Promise<void> }> {
+  const common: NodeJS.ProcessEnv = {
+    ...secrets,
+    CRM_DATA_DIR: STATE_DIR,
+    DATABASE_URL,
+    // Events stay in each process: the outbox relay still runs, without a network hop to NATS.
+    NATS_URL: '',
+    MONGO_URL: '',
+    LOG_LEVEL: 'warn',
+    OTEL_TRACES_EXPORTER: 'none',
+    DB_POOL_SIZE: '10',
+  };
+  const addresses: Record<string, string> = {};
+  for (const component of SERVICE_COMPONENTS) addresses[component.name] = `127.0.0.1:${await freePort()}`;
+  const processes: CrmProcess[] = SERVICE_COMPONENTS.map((component) =>
+    startCrm(component.name, ['start', component.name], {
+      ...common,
+      GRPC_ADDR: addresses[component.name],
+      ...(component.database ? { DB_SCHEMA: component.name === 'people' ? SCHEMA : `bench_${component.name}` } : {}),
+    }),
+  );
+  const port = await freePort();
+  const serviceAddrs = Object.fromEntries(Object.entries(addresses).map(([name, address]) => [addressEnv(name), address]));
+  processes.push(startCrm('gateway', ['start', 'gateway'], { ...common, ...serviceAddrs, ...rateLimitEnv(), PORT: String(port) }));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const exited = processes.find((p) => p.child.exitCode !== null);
+    if (exited) {
+      await stop();
+      throw new Error(`${exited.name} exited:\n${exited.output()}`);
+    }
+    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      for (const p of processes) log(`--- ${p.name} ---\n${p.output()}`);
+      await stop();
+      throw new Error('the stack did not become ready within 120 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { baseUrl, directoryAddr: addresses.directory!, stop };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed
+
+async function seedIsCurrent(db: SqlClient, state: State | undefined): Promise<boolean> {
+  if (!state || state.seedVersion !== SEED_VERSION || state.schema !== SCHEMA) return false;
+  const { rows } = await db.query<{ found: string | null }>(`SELECT to_regclass('bench_meta')::text AS found`);
+  if (!rows[0]?.found) return false;
+  const meta = await db.query<{ workspace_id: string; seed_version: number }>(`SELECT workspace_id, seed_version FROM bench_meta`);
+  return meta.rows[0]?.workspace_id === state.workspaceId && meta.rows[0]?.seed_version === SEED_VERSION;
+}
+
+async function prepare(): Promise<State> {
+  mkdirSync(STATE_DIR, { recursive: true });
+  const previous: State | undefined = existsSync(STATE_FILE) ? JSON.parse(readFileSync(STATE_FILE, 'utf8')) : undefined;
+  const db = await createPgClient({ url: DATABASE_URL, schema: SCHEMA, max: 1, applicationName: 'crm-bench-seed' });
+  try {
+    if (!reseed && (await seedIsCurrent(db, previous))) {
+      await runMigrations(db, migrations);
+      log(`reusing the seeded schema ${SCHEMA} (workspace ${previous!.workspaceId}); --reseed to rebuild it`);
+      return previous!;
+    }
+    const secrets = previous?.secrets ?? {
+      CURSOR_SECRET: randomBytes(32).toString('base64'),
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      KEY_PEPPER: randomBytes(16).toString('hex'),
+    };
+    // A workspace and a key from the bench's own directory (its data persists in .data).
+    const stack = await startProcesses(secrets);
+    let workspaceId: string;
+    let key: string;
+    try {
+      const adminEnv = { DIRECTORY_ADDR: stack.directoryAddr };
+      workspaceId = (await runCrmJson<{ id: string }>(['admin', 'workspace', 'create', '--name', 'Bench'], adminEnv)).id;
+      key = (await runCrmJson<{ key: string }>(['admin', 'key', 'create', '--workspace', workspaceId, '--scopes', '*'], adminEnv)).key;
+    } finally {
+      await stack.stop();
+    }
+    log(`seeding ${SCHEMA} for workspace ${workspaceId}`);
+    await db.exec(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA}`);
+    await runMigrations(db, migrations);
+    const seeded = await seedPeople(db, workspaceId, log);
+    await db.exec(`CREATE TABLE bench_meta (workspace_id uuid NOT NULL, seed_version int NOT NULL)`);
+    await db.query(`INSERT INTO bench_meta VALUES ($1, $2)`, [workspaceId, SEED_VERSION]);
+    log(`seeded in ${seeded.seconds.toFixed(0)} s`);
+    const state: State = {
+      seedVersion: SEED_VERSION,
+      schema: SCHEMA,
+      workspaceId,
+      key,
+      bigPoolId: seeded.bigPoolId,
+      ownerIds: seeded.ownerIds,
+      secrets,
+    };
+    writeFileSync(STATE_FILE, JSON.stringify(state, null, 2), { mode: 0o600 });
+    return state;
+  } finally {
+    await db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries: the list queries measured, their deep cursors and their plans
+
+interface ListCase {
+  name: string;
+  spec: ResourceSpec;
+  params: Record<string, string>;
+  /** Rows before the deep page; the deepest page the query has when it holds fewer rows. */
+  depth?: number;
+}
+
+/** The API's cursor for the page that starts after `depth` rows, minted with the service's secret. */
+async function deepCursors(db: SqlClient, state: State, c: ListCase, count: number): Promise<{ cursors: string[]; depth: number; firstIds: string[] }> {
+  const query = parseListQuery(c.spec, { ...c.params, limit: '50' });
+  const codec = createCursorCodec(state.secrets.CURSOR_SECRET);
+  const fingerprint = queryFingerprint(queryIdentity(c.spec, state.workspaceId, query));
+  // The list's filters (equalities only in these cases), and its order, nulls last.
+  const params: unknown[] = [state.workspaceId, ...query.filters.map((f) => f.value)];
+  const where = ['workspace_id = $1::uuid', ...query.filters.map((f, i) => `${f.field} = $${i + 2}`)].join(' AND ');
+  const order = query.sort.map((s) => `${s.field} ${s.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`).join(', ');
+  const idDir = query.sort[0]!.direction === 'asc' ? 'ASC' : 'DESC';
+  const { rows: total } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${c.spec.table} WHERE ${where}`, params);
+  const available = total[0]!.n;
+  const depth = Math.min(c.depth ?? DEEP, Math.max(0, available - 50 - count * 10));
+  const positions = Array.from({ length: count }, (_, i) => depth + i * 10);
+  const fields = query.sort.map((s) => s.field).join(', ');
+  const { rows } = await db.query<Record<string, unknown> & { rn: number }>(
+    `SELECT * FROM (SELECT ${fields}, id, row_number() OVER (ORDER BY ${order}, id ${idDir}) AS rn FROM ${c.spec.table} WHERE ${where}) AS ranked
+      WHERE rn = ANY($${params.length + 1}::int[]) ORDER BY rn`,
+    [...params, [...positions, ...positions.map((p) => p + 1)]],
+  );
+  const byRow = new Map(rows.map((r) => [Number(r.rn), r]));
+  const cursors = positions.map((p) => codec.encode(fingerprint, positionOf(query, byRow.get(p)!)));
+  return { cursors, depth, firstIds: positions.map((p) => String(byRow.get(p + 1)!.id)) };
+}
+
+interface PlanSummary {
+  nodes: string[];
+  rowsRead: number;
+  ms: number;
+  seek: boolean;
+}
+
+/** EXPLAIN ANALYZE of the exact SQL the service runs for a page; a seek reads about a page of rows. */
+async function explain(db: SqlClient, state: State, spec: ResourceSpec, query: ListQuery, cursor: string | undefined): Promise<PlanSummary> {
+  const codec = createCursorCodec(state.secrets.CURSOR_SECRET);
+  const position = cursor ? codec.decode(queryFingerprint(queryIdentity(spec, state.workspaceId, query)), cursor) : undefined;
+  const { text, params } = compileListQuery(spec, selectColumns(spec), state.workspaceId, query, position);
+  const { rows } = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, params);
+  const plan = (rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode; 'Execution Time': number }])[0];
+  const nodes: string[] = [];
+  let rowsRead = 0;
+  let seek = true;
+  const walk = (node: PlanNode) => {
+    const type = node['Node Type'];
+    if (/Scan/.test(type)) {
+      nodes.push(`${type}${node['Index Name'] ? ` ${node['Index Name']}` : ''}`);
+      rowsRead += (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
+      if (type === 'Seq Scan') seek = false;
+    }
+    if (type === 'Sort' && node.Plans?.some((child) => child['Actual Rows'] > query.limit * 4)) seek = false;
+    node.Plans?.forEach(walk);
+  };
+  walk(plan.Plan);
+  if (rowsRead > query.limit * 4 + 10) seek = false;
+  return { nodes, rowsRead, ms: plan['Execution Time'], seek };
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+interface Result {
+  name: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  max: number;
+  rps: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+
+/** `total` requests shared by CLIENTS concurrent clients, after a warm-up; latencies in ms. */
+async function measure(
+  name: string,
+  total: number,
+  request: (i: number, client: number) => Promise<Response>,
+  expectStatus = 200,
+  warmup = 30,
+): Promise<Result> {
+  const run = async (count: number, record: number[] | undefined) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, client) => {
+        for (let i = next++; i < count; i = next++) {
+          const started = performance.now();
+          const response = await request(i, client);
+          const body = await response.text();
+          const ms = performance.now() - started;
+          if (response.status !== expectStatus) throw new Error(`${name}: HTTP ${response.status} ${body.slice(0, 300)}`);
+          record?.push(ms);
+        }
+      }),
+    );
+  };
+  await run(warmup, undefined);
+  const latencies: number[] = [];
+  const started = performance.now();
+  await run(total, latencies);
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const result = { name, requests: total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1]!, rps: total / seconds };
+  log(`  ${name.padEnd(58)} p50 ${result.p50.toFixed(1).padStart(6)} ms  p99 ${result.p99.toFixed(1).padStart(6)} ms  ${result.rps.toFixed(0).padStart(5)} req/s`);
+  return result;
+}
+
+async function main(): Promise<void> {
+  const state = await prepare();
+  const db = await createPgClient({ url: DATABASE_URL, schema: SCHEMA, max: 2, applicationName: 'crm-bench' });
+  const stack = await startProcesses(state.secrets);
+  const results: Result[] = [];
+  const plans: string[] = [];
+  const ratios: string[] = [];
+  const benchPools: string[] = [];
+  const auth = { authorization: `Bearer ${state.key}` };
+  const get = (pathAndQuery: string) => fetch(`${stack.baseUrl}${pathAndQuery}`, { headers: auth });
+  try {
+    const probe = await get('/v1/contacts?limit=1');
+    if (probe.status !== 200) throw new Error(`the bench key does not work (HTTP ${probe.status}); run with --reseed`);
+
+    // The most populated owner × country pair: the filter case with the deepest pages.
+    const { rows: pair } = await db.query<{ owner_id: string; country: string; n: number }>(
+      `SELECT owner_id, country, count(*)::int AS n FROM contacts WHERE workspace_id = $1 AND owner_id IS NOT NULL AND country IS NOT NULL
+        GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1`,
+      [state.workspaceId],
+    );
+    const { owner_id: ownerId, country } = pair[0]!;
+    const cases: ListCase[] = [
+      { name: 'contacts, default sort (-created_at)', spec: contacts, params: {} },
+      { name: 'contacts, sort=last_name', spec: contacts, params: { sort: 'last_name' } },
+      { name: 'contacts, sort=-last_engagement_at', spec: contacts, params: { sort: '-last_engagement_at' } },
+      { name: `contacts, owner_id & country=${country} (${pair[0]!.n} rows)`, spec: contacts, params: { owner_id: ownerId, country }, depth: Math.floor(pair[0]!.n / 2) },
+      { name: `pool_contacts, pool_id (big pool)`, spec: poolContacts, params: { pool_id: state.bigPoolId }, depth: 25_000 },
+    ];
+
+    log(`\nEXPLAIN (ANALYZE) of each list page, first and deep:`);
+    for (const c of cases) {
+      const query = parseListQuery(c.spec, { ...c.params, limit: '50' });
+      const deep = await deepCursors(db, state, c, 10);
+      c.depth = deep.depth;
+      // The deep page starts where SQL's OFFSET says it should.
+      const page = (await (await get(`/v1/${c.spec.name}?${new URLSearchParams({ ...c.params, cursor: deep.cursors[0]! })}`)).json()) as { data: { id: string }[] };
+      if (page.data[0]?.id !== deep.firstIds[0]) throw new Error(`${c.name}: the deep page does not start at row ${deep.depth + 1}`);
+      for (const [label, cursor] of [['page 1', undefined], [`after ${deep.depth.toLocaleString('en')} rows`, deep.cursors[0]]] as const) {
+        const plan = await explain(db, state, c.spec, query, cursor);
+        plans.push(`| ${c.name} | ${label} | ${plan.nodes.join(' + ')} | ${plan.rowsRead} | ${plan.ms.toFixed(2)} | ${plan.seek ? 'yes' : '**no**'} |`);
+        log(`  ${c.name} ${label}: ${plan.seek ? 'seek' : 'NOT A SEEK'}, ${plan.rowsRead} rows read, ${plan.ms.toFixed(2)} ms: ${plan.nodes.join(' + ')}`);
+      }
+
+      const url = (cursor?: string) => `/v1/${c.spec.name}?${new URLSearchParams({ ...c.params, ...(cursor ? { cursor } : {}) })}`;
+      log(`\n${c.name}`);
+      const first = await measure(`${c.name}: page 1`, REQUESTS, () => get(url()));
+      const deepResult = await measure(`${c.name}: page after ${deep.depth.toLocaleString('en')} rows`, REQUESTS, (i) => get(url(deep.cursors[i % deep.cursors.length])));
+      results.push(first, deepResult);
+      ratios.push(`| ${c.name} | ${(deepResult.p50 / first.p50).toFixed(2)} | ${(deepResult.p99 / first.p99).toFixed(2)} |`);
+    }
+
+    log(`\nq search`);
+    const terms = ['smith', 'jennifer', 'garcia', 'acme', 'okafor', 'nguyen', 'summit', 'mar', 'lee', 'patel.'];
+    for (const q of terms) {
+      const plan = await explain(db, state, contacts, parseListQuery(contacts, { q, limit: '50' }), undefined);
+      plans.push(`| contacts, q=${q} | page 1 | ${plan.nodes.join(' + ')} | ${plan.rowsRead} | ${plan.ms.toFixed(2)} | (search) |`);
+    }
+    results.push(await measure(`contacts, q (${terms.length} terms in turn)`, REQUESTS, (i) => get(`/v1/contacts?q=${encodeURIComponent(terms[i % terms.length]!)}`)));
+
+    log(`\nbulk members`);
+    for (let client = 0; client < CLIENTS; client++) {
+      const created = await fetch(`${stack.baseUrl}/v1/pools`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `bench ${new Date().toISOString()} #${client}` }),
+      });
+      benchPools.push(((await created.json()) as { data: { id: string } }).data.id);
+    }
+    // Each client adds fresh contacts to its own pool: 500 new members per call.
+    const needed = (BULK_REQUESTS + 30) * 500;
+    const { rows: ids } = await db.query<{ id: string }>(
+      `SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at LIMIT $2`,
+      [state.workspaceId, needed],
+    );
+    const batches = Array.from({ length: BULK_REQUESTS + 30 }, (_, i) => ids.slice(i * 500, i * 500 + 500).map((r) => r.id));
+    let batch = 0;
+    const bulk = (method: 'POST' | 'DELETE', client: number, contactIds: string[]) =>
+      fetch(`${stack.baseUrl}/v1/pools/${benchPools[client]}/members`, {
+        method,
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ contact_ids: contactIds }),
+      });
+    results.push(await measure('POST /v1/pools/{id}/members, 500 new ids', BULK_REQUESTS, (_i, client) => bulk('POST', client, batches[batch++]!), 200, 30));
+    batch = 0;
+    results.push(await measure('DELETE /v1/pools/{id}/members, 500 member ids', BULK_REQUESTS, (_i, client) => bulk('DELETE', client, batches[batch++]!), 200, 30));
+
+    const table = [
+      `| operation (10 concurrent clients) | requests | p50 ms | p99 ms | max ms | req/s |`,
+      `|---|---:|---:|---:|---:|---:|`,
+      ...results.map((r) => `| ${r.name} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.rps.toFixed(0)} |`),
+      ``,
+      `| list | deep/first p50 | deep/first p99 |`,
+      `|---|---:|---:|`,
+      ...ratios,
+      ``,
+      `| query | page | plan (scan nodes) | rows read | ms | seek |`,
+      `|---|---|---|---:|---:|---|`,
+      ...plans,
+    ].join('\n');
+    const header = `people benchmark, ${new Date().toISOString()}: ${SEED_SIZES.contacts.toLocaleString('en')} contacts, ${SEED_SIZES.organizations.toLocaleString('en')} organizations, ${SEED_SIZES.pools.toLocaleString('en')} pools, ${SEED_SIZES.memberships.toLocaleString('en')} memberships\n\n`;
+    writeFileSync(RESULTS_FILE, header + table + '\n');
+    log(`\n${header}${table}\n\n(written to ${path.relative(REPO_ROOT, RESULTS_FILE)})`);
+  } finally {
+    for (const id of benchPools) await fetch(`${stack.baseUrl}/v1/pools/${id}`, { method: 'DELETE', headers: auth }).catch(() => undefined);
+    await stack.stop();
+    await db.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

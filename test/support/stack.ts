@@ -1,0 +1,163 @@
+/**
+ * The distributed stack for end-to-end tests: the directory, every service component and the
+ * gateway, each a separate `crm start <component>` process wired by environment variables exactly
+ * as docker-compose wires them. Postgres and NATS are this machine's when they answer (each
+ * Postgres-backed service gets a schema private to this run, dropped by stop()); otherwise the
+ * services fall back to PGlite under a temporary data folder and the in-process bus.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { SERVICE_COMPONENTS, addressEnv } from '../../packages/cli/src/components';
+import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { TEST_DATABASE_URL, TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { apiClient } from './http';
+import { type CrmProcess, freePort, runCrmJson, startCrm } from './processes';
+
+export interface StackOptions {
+  /**
+   * More environment for every process (OpenTelemetry exporter, rate limits, ...); wins over the
+   * defaults, which raise the rate limits out of the way.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** How long the stack may take to answer /readyz. Default 60 s. */
+  readyTimeoutMs?: number;
+  /** Gateway processes in front of the same services (default 1). */
+  gateways?: number;
+  /** Environment for the gateways only (deadlines, Redis, limits). */
+  gatewayEnv?: NodeJS.ProcessEnv;
+  /** Lets a test put something (a fault-injecting proxy) between the gateways and a service. */
+  gatewayAddressOf?: (component: string, address: string) => string | Promise<string>;
+}
+
+export interface Stack {
+  readonly baseUrl: string;
+  /** Every gateway's base URL; the first is `baseUrl`. */
+  readonly gatewayUrls: readonly string[];
+  /** Postgres schema of each Postgres-backed service in this run. */
+  readonly schemas: Readonly<Record<string, string>>;
+  readonly api: ReturnType<typeof apiClient>;
+  /** Environment that points `crm admin` at this stack's directory. */
+  readonly adminEnv: NodeJS.ProcessEnv;
+  readonly processes: readonly CrmProcess[];
+  readonly usePostgres: boolean;
+  readonly useNats: boolean;
+  /** Runs `crm admin <args>` against this stack and parses the JSON it prints. */
+  admin<T = Record<string, unknown>>(args: string[]): Promise<T>;
+  /** A new workspace and a key with these scopes in it. */
+  workspaceWithKey(name: string, scopes: string): Promise<{ workspaceId: string; key: string; keyId: string }>;
+  /** A key with these scopes in an existing workspace. */
+  createKey(workspaceId: string, scopes: string, env?: string): Promise<{ key: string; id: string }>;
+  /** Stops a component's process (SIGTERM) and starts it again with the same configuration. */
+  restart(name: string, whileStopped?: () => Promise<void>): Promise<void>;
+  /** Stops every process, drops this run's schemas and removes the data folder. */
+  stop(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const usePostgres = isReachableSync(TEST_DATABASE_URL);
+  const useNats = isReachableSync(TEST_NATS_URL);
+  const run = `e2e_${randomBytes(4).toString('hex')}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-e2e-'));
+  const common: NodeJS.ProcessEnv = {
+    CRM_DATA_DIR: dataDir,
+    CURSOR_SECRET: randomBytes(32).toString('base64'),
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    KEY_PEPPER: randomBytes(16).toString('hex'),
+    DATABASE_URL: usePostgres ? TEST_DATABASE_URL : '',
+    NATS_URL: useNats ? TEST_NATS_URL : '',
+    MONGO_URL: '',
+    // Suites drive hundreds of requests through a handful of keys: the request budget is raised
+    // out of their way unless a suite (one about rate limits) sets its own.
+    RATE_LIMIT_KEY: '1000000',
+    RATE_LIMIT_WORKSPACE: '1000000',
+    ...options.env,
+  };
+
+  const addresses: Record<string, string> = {};
+  for (const component of SERVICE_COMPONENTS) addresses[component.name] = `127.0.0.1:${await freePort()}`;
+  // One schema per service and run: services never share tables (each has its own outbox and
+  // migrations), and with PGlite the schema also names the service's data folder.
+  const schemas = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => `${run}_${c.name}`);
+  const gatewayPorts = await Promise.all(Array.from({ length: options.gateways ?? 1 }, () => freePort()));
+  const serviceEnv = (component: (typeof SERVICE_COMPONENTS)[number]): NodeJS.ProcessEnv => ({
+    ...common,
+    GRPC_ADDR: addresses[component.name],
+    ...(component.database ? { DB_SCHEMA: `${run}_${component.name}` } : {}),
+  });
+  const processes: CrmProcess[] = SERVICE_COMPONENTS.map((component) =>
+    startCrm(component.name, ['start', component.name], serviceEnv(component)),
+  );
+  const serviceAddrs: NodeJS.ProcessEnv = {};
+  for (const [name, address] of Object.entries(addresses)) {
+    serviceAddrs[addressEnv(name)] = options.gatewayAddressOf ? await options.gatewayAddressOf(name, address!) : address;
+  }
+  gatewayPorts.forEach((port, i) =>
+    processes.push(
+      startCrm(i === 0 ? 'gateway' : `gateway-${i + 1}`, ['start', 'gateway'], { ...common, ...serviceAddrs, ...options.gatewayEnv, PORT: String(port) }),
+    ),
+  );
+
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    if (usePostgres) {
+      const admin = new Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await admin.end();
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
+  const baseUrl = gatewayUrls[0]!;
+  try {
+    await expectEventually(
+      async () => {
+        for (const p of processes) if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.output()}`);
+        for (const url of gatewayUrls) expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      },
+      { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200 },
+    );
+  } catch (error) {
+    for (const p of processes) console.error(`--- ${p.name} ---\n${p.output()}`);
+    await stop();
+    throw error;
+  }
+
+  const adminEnv: NodeJS.ProcessEnv = { DIRECTORY_ADDR: addresses.directory };
+  const admin = <T>(args: string[]) => runCrmJson<T>(args, adminEnv);
+  const createKey = async (workspaceId: string, scopes: string, env?: string) =>
+    admin<{ key: string; id: string }>(['admin', 'key', 'create', '--workspace', workspaceId, '--scopes', scopes, ...(env ? ['--env', env] : [])]);
+  return {
+    baseUrl,
+    gatewayUrls,
+    schemas: Object.fromEntries(SERVICE_COMPONENTS.filter((c) => c.database).map((c) => [c.name, `${run}_${c.name}`])),
+    async restart(name, whileStopped) {
+      const index = processes.findIndex((p) => p.name === name);
+      const component = SERVICE_COMPONENTS.find((c) => c.name === name);
+      if (index < 0 || !component) throw new Error(`no service process ${name}`);
+      await processes[index]!.stop();
+      await whileStopped?.();
+      processes[index] = startCrm(name, ['start', name], serviceEnv(component));
+    },
+    api: apiClient(baseUrl),
+    adminEnv,
+    processes,
+    usePostgres,
+    useNats,
+    admin,
+    createKey,
+    async workspaceWithKey(name, scopes) {
+      const workspace = await admin<{ id: string }>(['admin', 'workspace', 'create', '--name', name]);
+      const key = await createKey(workspace.id, scopes);
+      return { workspaceId: workspace.id, key: key.key, keyId: key.id };
+    },
+    stop,
+  };
+}
