@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { DEFAULT_PORTS, type EventBus, type Logger, createLogger, intEnv, optionalEnv, runMigrations } from '@crm/kit';
-import { DEFAULT_LIMITS, startGateway } from '@crm/gateway';
+import { CONTEXTS, DEFAULT_LIMITS, describeApi, startGateway } from '@crm/gateway';
 import { runAdmin } from './admin';
 import { UsageError, parseArgs } from './args';
 import { bootstrapDefaultWorkspace } from './bootstrap';
@@ -14,6 +14,7 @@ const USAGE = `usage:
   crm start                      all-in-one: gateway and every service in one process
   crm start <component>          one component: ${NAMES.join(' | ')}
   crm migrate [${MIGRATABLE.join('|')}]       apply database migrations and exit
+  crm openapi                    print the OpenAPI 3.1 description of the API
   crm admin workspace create --name <name>
   crm admin user create --workspace <id> --email <e> --name <full name> --role <owner|admin|member>
   crm admin key create --workspace <id> --scopes <a:read,b:*> [--env test]
@@ -136,6 +137,10 @@ export async function main(argv: string[]): Promise<void> {
         return rest[0] ? await startOne(rest[0]) : await startAllInOne();
       case 'migrate':
         return await migrate(rest);
+      case 'openapi':
+        // The description the gateway serves at /openapi.json, without starting anything.
+        process.stdout.write(`${JSON.stringify(describeApi(CONTEXTS), null, 2)}\n`);
+        return;
       case 'admin':
         return await runAdmin({ positional: rest, options: args.options }, optionalEnv('DIRECTORY_ADDR') ?? `127.0.0.1:${DEFAULT_PORTS.directory}`);
       case 'help':

@@ -1,6 +1,6 @@
 import { CrmError } from './errors';
 import { type FieldValue, parseQueryValue } from './field-values';
-import { DEFAULT_LIMIT, type ResourceSpec, filterKeys, sortKeys } from './resource';
+import { DEFAULT_LIMIT, type ResourceSpec, filterKeys, searchKeys, sortKeys } from './resource';
 import { parseDateTime } from './time';
 
 export type SortDirection = 'asc' | 'desc';
@@ -29,7 +29,9 @@ const MAX_Q_LENGTH = 200;
 
 /** The parameters a list of this resource accepts, for validation and the OpenAPI description. */
 export function listParameterNames(spec: ResourceSpec): string[] {
-  return [...COMMON_PARAMS, ...filterKeys(spec)];
+  // `q` only where the resource has search fields (pool_contacts has none: q is an unknown parameter).
+  const common = searchKeys(spec).length ? COMMON_PARAMS : COMMON_PARAMS.filter((name) => name !== 'q');
+  return [...common, ...filterKeys(spec)];
 }
 
 /**

@@ -131,7 +131,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
       const issues = async (body: Record<string, unknown>) => {
         const error = (await h.people.poolContacts.create(ctx, body).catch((e: unknown) => e)) as CrmError;
         expect(error.code).toBe('validation_failed');
-        return (error.details as { field: string }[]).map((i) => i.field).sort();
+        return [...new Set((error.details as { field: string }[]).map((i) => i.field))].sort();
       };
       expect(await issues({ pool_id: newId(), contact_id: c })).toEqual(['pool_id']);
       expect(await issues({ pool_id: p, contact_id: newId() })).toEqual(['contact_id']);
