@@ -31,5 +31,10 @@ describe('OpenAPI description', () => {
     expect(document.paths['/v1/contacts'].post.responses['422']).toEqual({ $ref: '#/components/responses/ValidationFailed' });
     expect(document.components.schemas.Contact.properties.last_engagement_at).toMatchObject({ readOnly: true, type: ['string', 'null'] });
     expect(document.components.schemas.ContactCreate.properties).not.toHaveProperty('created_at');
+    // Custom routes are described too, with the errors every call can meet.
+    const addMembers = document.paths['/v1/pools/{id}/members'].post;
+    expect(addMembers['x-required-scope']).toBe('pool_contacts:write');
+    expect(Object.keys(addMembers.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422', '429', '503']));
+    expect(document.paths['/v1/pools/{id}/members'].delete['x-required-scope']).toBe('pool_contacts:delete');
   });
 });

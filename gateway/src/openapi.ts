@@ -110,6 +110,11 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; cod
   Timeout: { status: 504, description: 'A backing service missed its deadline.', codes: ['timeout'] },
 };
 
+/** Errors any authenticated call can meet, whatever the operation. */
+const COMMON_ERRORS = Object.fromEntries(
+  ['Unauthorized', 'Forbidden', 'RateLimited', 'Internal', 'Unavailable', 'Timeout'].map((n) => [String(ERROR_RESPONSES[n]!.status), errorRef(n)]),
+);
+
 const RATE_HEADERS = {
   'RateLimit-Limit': { description: 'Per-key budget per minute.', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the binding window.', schema: { type: 'integer' } },
@@ -147,10 +152,10 @@ function operationObject(spec: ResourceSpec, operation: Operation): Schema {
   const { action } = OPERATION_METHODS[operation];
   const name = pascal(spec.singular);
   const scope = `${spec.name}:${action}`;
-  const errors = (...names: string[]) =>
-    Object.fromEntries(
-      [...names, 'Unauthorized', 'Forbidden', 'RateLimited', 'Internal', 'Unavailable', 'Timeout'].map((n) => [String(ERROR_RESPONSES[n]!.status), errorRef(n)]),
-    );
+  const errors = (...names: string[]) => ({
+    ...Object.fromEntries(names.map((n) => [String(ERROR_RESPONSES[n]!.status), errorRef(n)])),
+    ...COMMON_ERRORS,
+  });
   const data = (schema: Schema) => ({
     'application/json': { schema: { type: 'object', properties: { data: schema }, required: ['data'] } },
   });
@@ -237,6 +242,13 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       const entry = (paths[path] ??= {});
       if (item) entry.parameters = [{ $ref: '#/components/parameters/Id' }] as unknown as Schema;
       entry[method.toLowerCase()] = operationObject(resource.spec, operation);
+    }
+    // Custom routes describe themselves; every operation gets the errors any call can meet.
+    for (const route of resource.routes ?? []) {
+      if (!route.openapi) continue;
+      const path = `/v1/${resource.spec.name}${route.path.replace(/:(\w+)/g, '{$1}')}`;
+      const given = route.openapi as Schema & { responses?: Record<string, unknown> };
+      (paths[path] ??= {})[route.method.toLowerCase()] = { ...given, responses: { ...COMMON_ERRORS, ...given.responses } };
     }
   }
   const responses = Object.fromEntries(

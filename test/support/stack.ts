@@ -111,6 +111,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         await admin.end();
       }
     }
+    if (useNats) await deleteDurables(run);
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -160,4 +161,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     stop,
   };
+}
+
+/** Durable consumers are named after the run's schemas; a finished run leaves none behind. */
+async function deleteDurables(run: string): Promise<void> {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: TEST_NATS_URL });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for await (const consumer of jsm.consumers.list('CRM')) {
+      if (consumer.name.includes(run)) await jsm.consumers.delete('CRM', consumer.name);
+    }
+  } finally {
+    await nc.close();
+  }
 }

@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import { contacts, organizations, parsePoolMembersBody, poolContacts, pools, unary } from '@crm/kit';
+import { MAX_POOL_MEMBERS_PER_CALL, contacts, organizations, parsePoolMembersBody, poolContacts, pools, unary } from '@crm/kit';
 import {
   type AddPoolMembersResponse__Output,
   type PoolMembersRequest,
@@ -9,7 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../contexts';
 import { resourceClient } from '../clients';
-import { type CustomRoute, noQuery, pathId, requireBody } from './resource.routes';
+import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } from './resource.routes';
 
 /**
  * `POST` and `DELETE /v1/pools/{id}/members` `{contact_ids: [...]}`: bulk membership changes of one
@@ -24,13 +24,67 @@ function poolMemberRoutes(client: grpc.Client, deadlineMs: number): CustomRoute[
     const principal = http.principal!;
     return { workspace_id: principal.workspaceId, pool_id: poolId, contact_ids: contactIds, actor_user_id: principal.userId ?? '' };
   };
+  const ids = (description: string) => ({ type: 'array', items: { type: 'string', format: 'uuid' }, description });
+  const operation = (verb: 'add' | 'remove', scope: string) => ({
+    tags: ['pools'],
+    operationId: verb === 'add' ? 'addPoolMembers' : 'removePoolMembers',
+    summary: verb === 'add' ? 'Add contacts to a pool' : 'Remove contacts from a pool',
+    description: `Up to ${MAX_POOL_MEMBERS_PER_CALL} contact ids in one transaction, one event. Requires scope \`${scope}\`.`,
+    'x-required-scope': scope,
+    security: [{ apiKey: [] }],
+    parameters: [{ $ref: '#/components/parameters/Id' }, { $ref: '#/components/parameters/IdempotencyKey' }],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: { contact_ids: { ...ids('Contact ids.'), minItems: 1, maxItems: MAX_POOL_MEMBERS_PER_CALL } },
+            required: ['contact_ids'],
+            additionalProperties: false,
+          },
+        },
+      },
+    },
+    responses: {
+      '200': {
+        description: 'What the call changed, and the pool\'s new contacts_count.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: {
+                data: {
+                  type: 'object',
+                  properties:
+                    verb === 'add'
+                      ? { added: ids('Became members.'), already_members: ids('Were members already.'), not_found: ids('No such contact in the workspace.'), contacts_count: { type: 'integer' } }
+                      : { removed: ids('Were removed.'), not_members: ids('Were not members.'), not_found: ids('No such contact in the workspace.'), contacts_count: { type: 'integer' } },
+                },
+              },
+              required: ['data'],
+            },
+          },
+        },
+      },
+      '400': { $ref: '#/components/responses/BadRequest' },
+      '404': { $ref: '#/components/responses/NotFound' },
+      '422': { $ref: '#/components/responses/ValidationFailed' },
+    },
+  });
   return [
     {
       method: 'POST',
       path: '/:id/members',
       scope: 'pool_contacts:write',
-      handler: async (http) => {
-        const r = await unary<PoolMembersRequest, AddPoolMembersResponse__Output>(client, 'AddPoolMembers', request(http), { deadlineMs });
+      openapi: operation('add', 'pool_contacts:write'),
+      handler: async (http, reply) => {
+        const r = await unary<PoolMembersRequest, AddPoolMembersResponse__Output>(
+          client,
+          'AddPoolMembers',
+          request(http),
+          upstreamCallOptions(http, reply, deadlineMs),
+        );
         return {
           data: { added: r.added, already_members: r.already_members, not_found: r.not_found, contacts_count: r.contacts_count },
         };
@@ -40,10 +94,14 @@ function poolMemberRoutes(client: grpc.Client, deadlineMs: number): CustomRoute[
       method: 'DELETE',
       path: '/:id/members',
       scope: 'pool_contacts:delete',
-      handler: async (http) => {
-        const r = await unary<PoolMembersRequest, RemovePoolMembersResponse__Output>(client, 'RemovePoolMembers', request(http), {
-          deadlineMs,
-        });
+      openapi: operation('remove', 'pool_contacts:delete'),
+      handler: async (http, reply) => {
+        const r = await unary<PoolMembersRequest, RemovePoolMembersResponse__Output>(
+          client,
+          'RemovePoolMembers',
+          request(http),
+          upstreamCallOptions(http, reply, deadlineMs),
+        );
         return {
           data: { removed: r.removed, not_members: r.not_members, not_found: r.not_found, contacts_count: r.contacts_count },
         };

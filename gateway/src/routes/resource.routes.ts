@@ -53,6 +53,8 @@ export interface CustomRoute {
   path: string;
   scope: string;
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /** The route's OpenAPI 3.1 operation object, for the generated description. */
+  openapi?: Record<string, unknown>;
 }
 
 export const OPERATION_METHODS: Record<Operation, { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; item: boolean; action: 'read' | 'write' | 'delete' }> = {
@@ -88,6 +90,22 @@ export function requireBody(request: FastifyRequest): unknown {
   return request.body;
 }
 
+/** Per-call options: the deadline, and the Idempotency-Key (with its fingerprint) of a write. */
+export function upstreamCallOptions(request: FastifyRequest, reply: FastifyReply, deadlineMs: number): CallOptions {
+  const claim = request.idempotency;
+  if (!claim) return { deadlineMs };
+  const metadata = new grpc.Metadata();
+  metadata.set(IDEMPOTENCY_KEY_METADATA, claim.key);
+  metadata.set(IDEMPOTENCY_FINGERPRINT_METADATA, claim.fingerprint);
+  return {
+    deadlineMs,
+    metadata,
+    onResponseMetadata: (metadata) => {
+      if (metadata.get(IDEMPOTENT_REPLAYED_METADATA)[0] === 'true') reply.header('Idempotent-Replayed', 'true');
+    },
+  };
+}
+
 /**
  * Registers a resource's operations from its declaration. Every route declares its scope; the
  * handler validates input with the same declaration the service uses, then calls the service.
@@ -95,21 +113,7 @@ export function requireBody(request: FastifyRequest): unknown {
 export function registerResourceRoutes(app: FastifyInstance, prefix: string, options: ResourceRouteOptions): void {
   const { spec, client, deadlineMs } = options;
   const base = `${prefix}/${spec.name}`;
-  /** Per-call options: the deadline, and the Idempotency-Key (with its fingerprint) of a write. */
-  const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => {
-    const claim = request.idempotency;
-    if (!claim) return { deadlineMs };
-    const metadata = new grpc.Metadata();
-    metadata.set(IDEMPOTENCY_KEY_METADATA, claim.key);
-    metadata.set(IDEMPOTENCY_FINGERPRINT_METADATA, claim.fingerprint);
-    return {
-      deadlineMs,
-      metadata,
-      onResponseMetadata: (metadata) => {
-        if (metadata.get(IDEMPOTENT_REPLAYED_METADATA)[0] === 'true') reply.header('Idempotent-Replayed', 'true');
-      },
-    };
-  };
+  const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => upstreamCallOptions(request, reply, deadlineMs);
   const record = (message: Record<string, unknown>): ApiRecord => messageToRecord(spec, message);
   const principalOf = (request: FastifyRequest): Principal => request.principal!;
 

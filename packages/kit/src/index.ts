@@ -19,3 +19,4 @@ export * from './time';
 export * from './resource-rpc';
 export * from './resources';
 export * from './idempotency';
+export * from './sql-service';

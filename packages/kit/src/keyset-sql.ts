@@ -77,9 +77,12 @@ export function compileListQuery(
       const extra = position ? [resume(value, position.id)] : [];
       return { text: setBranch(extra), params: p.values };
     }
+    // Ordered by the key too, although it is null throughout: the planner matches ORDER BY with the
+    // (workspace_id, key, id) index only when the key is named, and otherwise walks the primary key,
+    // filtering rows until it finds enough nulls.
     const nullBranch = (extra: string[]) =>
       `SELECT ${columns} FROM ${spec.table} WHERE ${[...where, `${key} IS NULL`, ...extra].join(' AND ')} ` +
-      `ORDER BY id ${idDir} LIMIT ${take}`;
+      `ORDER BY ${key} ${dir(first)}, id ${idDir} LIMIT ${take}`;
     if (position && value === null) {
       // Already inside the trailing null rows: only they remain.
       return { text: nullBranch([`id ${after(first)} ${p.add(position.id, 'uuid')}`]), params: p.values };

@@ -22,9 +22,10 @@ export async function runMigrations(db: SqlClient, migrations: readonly Migratio
   const applied: string[] = [];
   for (const migration of migrations) {
     const ran = await db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('crm.migrations'))`);
-      // A migration may rightly take long (an index on a large table): no statement cap here.
+      // No statement cap here, set before waiting: another service's long migration (an index on a
+      // large table) holds the lock, and neither the wait nor this migration may time out.
       if (db.kind === 'postgres') await tx.query('SET LOCAL statement_timeout = 0');
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('crm.migrations'))`);
       const { rows } = await tx.query(`SELECT 1 FROM schema_migrations WHERE id = $1`, [migration.id]);
       if (rows.length) return false;
       await tx.exec(migration.sql);

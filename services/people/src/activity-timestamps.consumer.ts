@@ -135,7 +135,7 @@ export function createActivityTimestamps({ tx, log }: { tx: TransactionRunner; l
       if (!effect || !isUuid(event.workspace_id)) return 'ignored';
       const now = Date.now();
       const clamp = (at: Date | undefined) => (at ? new Date(Math.min(at.getTime(), now)).toISOString() : null);
-      return tx.run(contacts, async (q) => {
+      return tx.run(contacts, event.workspace_id, async (q) => {
         // Each column only moves forward; the row is touched (updated_at, event) only if one moved.
         const { rows } = await q.query<{ id: string; touch_moved: boolean; engage_moved: boolean }>(
           `WITH target AS (

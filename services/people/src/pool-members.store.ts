@@ -151,7 +151,7 @@ export function createPoolContactsStore({ db, cursors, tx }: PoolMembersDeps): R
       const poolId = values.fields.pool_id as string;
       const contactId = values.fields.contact_id as string;
       const addedBy = actor(ctx);
-      return tx.run(poolContacts, async (q) => {
+      return tx.run(poolContacts, ctx.workspaceId, async (q) => {
         const contactExists = (await lockContacts(q, ctx.workspaceId, [contactId])).has(contactId);
         const poolExists = await lockPool(q, ctx.workspaceId, poolId);
         const issues: FieldIssue[] = [];
@@ -184,7 +184,7 @@ export function createPoolContactsStore({ db, cursors, tx }: PoolMembersDeps): R
     },
 
     async delete(ctx, id) {
-      await tx.run(poolContacts, async (q) => {
+      await tx.run(poolContacts, ctx.workspaceId, async (q) => {
         const { rows: found } = await q.query<{ pool_id: string }>(
           `SELECT pool_id FROM pool_contacts WHERE workspace_id = $1::uuid AND id = $2::uuid`,
           [ctx.workspaceId, id],
@@ -212,7 +212,7 @@ export function createPoolMembers({ tx }: Pick<PoolMembersDeps, 'tx'>): PoolMemb
     async add(ctx, poolId, contactIds) {
       const ids = checkIds(contactIds);
       const addedBy = actor(ctx);
-      return tx.run(pools, async (q) => {
+      return tx.run(pools, ctx.workspaceId, async (q) => {
         const existing = await lockContacts(q, ctx.workspaceId, ids);
         if (!(await lockPool(q, ctx.workspaceId, poolId))) throw CrmError.notFound(pools.singular);
         const candidates = ids.filter((id) => existing.has(id)).sort();
@@ -248,7 +248,7 @@ export function createPoolMembers({ tx }: Pick<PoolMembersDeps, 'tx'>): PoolMemb
 
     async remove(ctx, poolId, contactIds) {
       const ids = checkIds(contactIds);
-      return tx.run(pools, async (q) => {
+      return tx.run(pools, ctx.workspaceId, async (q) => {
         if (!(await lockPool(q, ctx.workspaceId, poolId))) throw CrmError.notFound(pools.singular);
         const { rows: removedRows } = await q.query<{ contact_id: string }>(
           `DELETE FROM pool_contacts WHERE pool_id = $1::uuid AND workspace_id = $2::uuid AND contact_id = ANY($3::uuid[])
