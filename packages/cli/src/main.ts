@@ -13,7 +13,7 @@ const MIGRATABLE = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => c.nam
 const USAGE = `usage:
   crm start                      all-in-one: gateway and every service in one process
   crm start <component>          one component: ${NAMES.join(' | ')}
-  crm migrate [${MIGRATABLE.join('|')}]       apply database migrations and exit
+  ${`crm migrate [${MIGRATABLE.join('|')}]`.padEnd(30)} apply database migrations and exit
   crm openapi                    print the OpenAPI 3.1 description of the API
   crm admin workspace create --name <name>
   crm admin user create --workspace <id> --email <e> --name <full name> --role <owner|admin|member>

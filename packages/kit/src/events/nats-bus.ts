@@ -48,7 +48,11 @@ export interface NatsBusOptions {
    * long enough for a consumer that was down over a weekend, or a new one, to catch up.
    */
   maxAgeMs?: number;
-  /** Time a delivered event may stay unacknowledged before it is redelivered. Default 30 s. */
+  /**
+   * Time a delivered event may stay unacknowledged before it is redelivered. Default 30 s. It also
+   * bounds the delay of an event delivered to a subscriber that was stopping (a restart within a
+   * process, a durable re-filtered): such an event is redelivered after this time.
+   */
   ackWaitMs?: number;
   retryDelayMs?: (deliveryCount: number) => number;
   onError?: BusErrorReporter;
