@@ -18,7 +18,7 @@ import { Pool } from 'pg';
 import { contacts, createClient, selectColumns, unary } from '@crm/kit';
 import { loadPeople } from '@crm/proto';
 import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
-import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from './bench-processes';
+import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from '../support/processes';
 
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

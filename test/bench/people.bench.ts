@@ -33,7 +33,7 @@ import {
 } from '@crm/kit';
 import { migrations } from '@crm/people';
 import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
-import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from './bench-processes';
+import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from '../support/processes';
 import { SEED_SIZES, SEED_VERSION, seedPeople } from './people-seed';
 
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,8 +1,15 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 
-export const REPO_ROOT = path.resolve(__dirname, '../..');
+/** The repository root, found from this file's folder whether it runs as source or compiled (benchmarks). */
+export const REPO_ROOT = (() => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'packages/cli/bin/crm.js'))) return dir;
+  }
+  throw new Error(`no repository root above ${__dirname}`);
+})();
 export const CRM_BIN = path.join(REPO_ROOT, 'packages/cli/bin/crm.js');
 
 export async function freePort(): Promise<number> {
@@ -32,8 +39,12 @@ export function startCrm(name: string, args: string[], env: NodeJS.ProcessEnv): 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // The tail is what explains a failure; a long benchmark run must not hold all of it.
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-200_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   return {
     name,
     child,
