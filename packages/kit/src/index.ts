@@ -16,6 +16,7 @@ export * from './resource-store';
 export * from './scopes';
 export * from './sql';
 export * from './time';
+export * from './transaction';
 export * from './resource-rpc';
 export * from './resources';
 export * from './idempotency';

@@ -1,15 +1,15 @@
 import { type CursorCodec, queryFingerprint } from './cursor';
 import { CrmError } from './errors';
-import { type CrmEvent, newEvent, writeOutbox } from './events';
+import { type CrmEvent, newEvent } from './events';
 import type { FieldValue } from './field-values';
 import { sqlTypeOf } from './field-values';
-import { idempotent } from './idempotency';
 import { newId } from './ids';
 import { compileListQuery, positionOf } from './keyset-sql';
 import { type ListQuery, queryIdentity } from './list-query';
 import { type ApiRecord, checkRequireOneOf, rowToRecord, selectColumns, validateWrite } from './record-codec';
 import type { ResourceSpec } from './resource';
-import { type SqlClient, type SqlQueryable, pgErrorOf } from './sql';
+import type { SqlClient, SqlQueryable } from './sql';
+import { createTransactionRunner } from './transaction';
 
 export interface Page {
   data: ApiRecord[];
@@ -104,23 +104,6 @@ export interface ResourceStoreOptions {
   events?: (change: RecordChange) => ChangeEvent[];
 }
 
-/** Translates constraint violations into the domain's errors (the store layer owns SQL). */
-export function translateDbError(spec: ResourceSpec, error: unknown): never {
-  const pg = pgErrorOf(error);
-  if (pg?.code === '23505') {
-    const field = (pg.constraint && spec.uniqueConstraints?.[pg.constraint]) ?? undefined;
-    throw new CrmError(
-      'conflict',
-      field ? `a ${spec.singular} with this ${field} already exists` : `${spec.singular} conflicts with an existing one`,
-      field ? { field } : undefined,
-    );
-  }
-  if (pg?.code === '40001' || pg?.code === '40P01') {
-    throw new CrmError('conflict', 'the record was changed concurrently; retry the request');
-  }
-  throw error;
-}
-
 export function createResourceStore(options: ResourceStoreOptions): ResourceStore {
   const { db, spec, cursors } = options;
   const columns = selectColumns(spec);
@@ -158,31 +141,9 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
     return { ...fields, ...declared(extra, 'beforeWrite') };
   }
 
-  async function inTransaction<T>(
-    workspaceId: string,
-    work: (tx: SqlQueryable) => Promise<{ value: T; events: CrmEvent[] }>,
-  ): Promise<T> {
-    let result: { value: T; events: CrmEvent[] };
-    try {
-      result = await db.transaction((tx) =>
-        // Under an Idempotency-Key, a repeated request gets the first answer and writes nothing.
-        idempotent(
-          tx,
-          workspaceId,
-          async () => {
-            const done = await work(tx);
-            if (done.events.length) await writeOutbox(tx, done.events);
-            return done;
-          },
-          { store: (done) => done.value, restore: (value) => ({ value: value as T, events: [] }) },
-        ),
-      );
-    } catch (error) {
-      translateDbError(spec, error);
-    }
-    if (result.events.length) options.afterCommit?.();
-    return result.value;
-  }
+  const transactions = createTransactionRunner(db, options.afterCommit);
+  const inTransaction = <T>(workspaceId: string, work: (tx: SqlQueryable) => Promise<{ value: T; events: CrmEvent[] }>) =>
+    transactions.run(spec, workspaceId, work);
 
   const assignments = (fields: Record<string, FieldValue>, params: unknown[]) =>
     Object.entries(fields).map(([key, value]) => {

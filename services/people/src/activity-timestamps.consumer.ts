@@ -16,7 +16,7 @@ import type {
   TaskCompletedData,
   TouchpointRecordedData,
 } from '@crm/proto';
-import type { TransactionRunner } from './transaction';
+import type { TransactionRunner } from '@crm/kit';
 
 /**
  * A contact's `last_touchpoint_at` (the last time anyone reached out to or dealt with the contact)

@@ -1,8 +1,7 @@
-import { type CursorCodec, type Logger, type ResourceStore, type SqlClient, createLogger } from '@crm/kit';
+import { type CursorCodec, type Logger, type ResourceStore, type SqlClient, createLogger, createTransactionRunner } from '@crm/kit';
 import { type ActivityTimestamps, createActivityTimestamps } from './activity-timestamps.consumer';
 import { createContactsStore, createOrganizationsStore, createPoolsStore } from './people.store';
 import { type PoolMembers, createPoolContactsStore, createPoolMembers } from './pool-members.store';
-import { createTransactionRunner } from './transaction';
 
 export interface PeopleService {
   contacts: ResourceStore;

@@ -19,7 +19,7 @@ import {
   selectColumns,
   validateWrite,
 } from '@crm/kit';
-import type { TransactionRunner } from './transaction';
+import type { TransactionRunner } from '@crm/kit';
 
 /**
  * Pool memberships and the pool's `contacts_count`, kept exact in the transaction of every change.

@@ -1,13 +1,25 @@
-import {
-  type CrmEvent,
-  type ResourceSpec,
-  type SqlClient,
-  type SqlQueryable,
-  idempotent,
-  pgErrorOf,
-  translateDbError,
-  writeOutbox,
-} from '@crm/kit';
+import { CrmError } from './errors';
+import { type CrmEvent, writeOutbox } from './events';
+import { idempotent } from './idempotency';
+import type { ResourceSpec } from './resource';
+import { type SqlClient, type SqlQueryable, pgErrorOf } from './sql';
+
+/** Translates constraint violations into the domain's errors (the store layer owns SQL). */
+export function translateDbError(spec: ResourceSpec, error: unknown): never {
+  const pg = pgErrorOf(error);
+  if (pg?.code === '23505') {
+    const field = (pg.constraint && spec.uniqueConstraints?.[pg.constraint]) ?? undefined;
+    throw new CrmError(
+      'conflict',
+      field ? `a ${spec.singular} with this ${field} already exists` : `${spec.singular} conflicts with an existing one`,
+      field ? { field } : undefined,
+    );
+  }
+  if (pg?.code === '40001' || pg?.code === '40P01') {
+    throw new CrmError('conflict', 'the record was changed concurrently; retry the request');
+  }
+  throw error;
+}
 
 /** What a unit of work returns: its value, and the events its change publishes. */
 export interface Outcome<T> {
