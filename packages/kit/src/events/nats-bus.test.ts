@@ -79,10 +79,10 @@ const deleteStream = (name: string) => withManager((jsm) => jsm.streams.delete(n
     }, 15_000);
 
     test('a durable changed to other subjects receives only the new ones', async () => {
-      // Observed on nats-server 2.9 in about half of the runs with the default 30 s ack wait: the
-      // first event after the durable is re-filtered arrives only after the ack wait (seemingly
-      // taken by the stopped subscriber's pull). A 1 s ack wait keeps any such redelivery inside
-      // the test's time; the assertion (only the new subject arrives) is unchanged.
+      // On nats-server 2.9 the stopped subscriber's pending pull keeps taking deliveries until it
+      // expires, each one back only after the ack wait. Pulls expire within the ack wait
+      // (pullExpiresMs), so with a 1 s ack wait such a delay stays inside the test's time; the
+      // assertion (only the new subject arrives) is unchanged.
       bus = await createNatsBus({ servers: TEST_NATS_URL, stream: ownStream, subjects: [`${prefix}own.>`], onError: quiet, ackWaitMs: 1_000 });
       const first = await bus.subscribe({ durable: 'refiltered', subjects: [`${prefix}own.y.old`], handler: async () => undefined });
       await first.stop();

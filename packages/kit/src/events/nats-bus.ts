@@ -66,6 +66,8 @@ const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
  * the whole group.
  */
 const GROUP_MAX_ACK_PENDING = 1000;
+/** How long one pull request lives: within the ack wait, between 1 s and 10 s. */
+export const pullExpiresMs = (ackWaitMs: number): number => Math.max(1_000, Math.min(10_000, ackWaitMs));
 /** Missed idle heartbeats after which a pull is considered dead and the consume loop restarted. */
 const HEARTBEATS_BEFORE_RESTART = 4;
 
@@ -340,6 +342,11 @@ class NatsSubscription implements Subscription {
           max_messages: this.slots.capacity,
           // End the iterator when the consumer disappears, so this loop recreates it.
           abort_on_missing_resource: true,
+          // A pull outlives the subscriber that made it: servers before 2.11 keep delivering to a
+          // stopped subscriber's pending pull until it expires, each delivery coming back only
+          // after the ack wait. Expiring pulls within the ack wait (at most 10 s) bounds how long
+          // an event can be held by a subscriber that is gone (a restart, a durable re-filtered).
+          expires: pullExpiresMs(this.runtime.ackWaitMs),
         });
         this.messages = messages;
         // Stopped while the pull was being set up: close it, and let the loop below read it to its
