@@ -1,4 +1,4 @@
-import { callLogs, meetings, tasks } from '@crm/kit';
+import { callLogs, meetings, tasks } from '@crm/activities-contract';
 import { loadActivities } from '@crm/proto';
 import type { ServiceContext } from '../contexts';
 import { resourceClient } from '../clients';

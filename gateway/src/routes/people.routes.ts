@@ -1,5 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
-import { MAX_POOL_MEMBERS_PER_CALL, contacts, organizations, parsePoolMembersBody, poolContacts, pools, unary } from '@crm/kit';
+import { unary } from '@crm/kit';
+import { MAX_POOL_MEMBERS_PER_CALL, contacts, organizations, parsePoolMembersBody, poolContacts, pools } from '@crm/people-contract';
 import {
   type AddPoolMembersResponse__Output,
   type PoolMembersRequest,

@@ -18,6 +18,5 @@ export * from './sql';
 export * from './time';
 export * from './transaction';
 export * from './resource-rpc';
-export * from './resources';
 export * from './idempotency';
 export * from './sql-service';

@@ -1,4 +1,5 @@
-import { type GrpcServiceBinding, type Logger, implement, recordToMessage, requireUuid, resourceHandlers, tasks } from '@crm/kit';
+import { type GrpcServiceBinding, type Logger, implement, recordToMessage, requireUuid, resourceHandlers } from '@crm/kit';
+import { tasks } from '@crm/activities-contract';
 import { type ActivitiesServiceHandlers, type CreateEnrollmentTaskRequest__Output, loadActivities } from '@crm/proto';
 import type { ActivitiesService } from './activities.service';
 

@@ -1,28 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import {
-  type ApiRecord,
-  type CrmEvent,
-  type EventBus,
-  type ResourceSpec,
-  type ResourceStore,
-  type RunningGrpcServer,
-  type SqlClient,
-  CrmError,
-  callLogs,
-  createCursorCodec,
-  createLogger,
-  createMemoryBus,
-  createOutboxRelay,
-  meetings,
-  newId,
-  parseListQuery,
-  runMigrations,
-  searchKeys,
-  startGrpcServer,
-  tasks,
-  toStruct,
-  unary,
-} from '@crm/kit';
+import { type ApiRecord, type CrmEvent, type EventBus, type ResourceSpec, type ResourceStore, type RunningGrpcServer, type SqlClient, CrmError, createCursorCodec, createLogger, createMemoryBus, createOutboxRelay, newId, parseListQuery, runMigrations, searchKeys, startGrpcServer, toStruct, unary } from '@crm/kit';
+import { callLogs, meetings, tasks } from '@crm/activities-contract';
 import { loadActivities } from '@crm/proto';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';

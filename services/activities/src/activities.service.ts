@@ -1,15 +1,5 @@
-import {
-  type ApiRecord,
-  type CursorCodec,
-  type ResourceStore,
-  type SqlClient,
-  type WriteContext,
-  CrmError,
-  callLogs,
-  createResourceStore,
-  meetings,
-  tasks,
-} from '@crm/kit';
+import { type ApiRecord, type CursorCodec, type ResourceStore, type SqlClient, type WriteContext, CrmError, createResourceStore } from '@crm/kit';
+import { callLogs, meetings, tasks } from '@crm/activities-contract';
 import { callLogEvents, callLogRules } from './call-logs.rules';
 import { meetingEvents, meetingRules } from './meetings.rules';
 import { taskEvents, taskRules } from './tasks.rules';

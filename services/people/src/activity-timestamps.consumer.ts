@@ -1,13 +1,5 @@
-import {
-  type CrmEvent,
-  type EventBus,
-  type Logger,
-  type Subscription,
-  contacts,
-  isUuid,
-  newEvent,
-  parseDateTime,
-} from '@crm/kit';
+import { type CrmEvent, type EventBus, type Logger, type Subscription, isUuid, newEvent, parseDateTime } from '@crm/kit';
+import { contacts } from '@crm/people-contract';
 import type {
   CallLoggedData,
   EmailEventRecordedData,

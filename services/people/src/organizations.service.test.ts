@@ -1,4 +1,5 @@
-import { CrmError, newId, organizations, parseListQuery } from '@crm/kit';
+import { CrmError, newId, parseListQuery } from '@crm/kit';
+import { organizations } from '@crm/people-contract';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type PeopleHarness, openPeople } from './testing/harness';

@@ -1,22 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import {
-  type CrmEvent,
-  type EventBus,
-  type SqlClient,
-  CrmError,
-  contacts,
-  createCursorCodec,
-  createLogger,
-  createMemoryBus,
-  createOutboxRelay,
-  newId,
-  parseListQuery,
-  runMigrations,
-  startGrpcServer,
-  toStruct,
-  unary,
-  type RunningGrpcServer,
-} from '@crm/kit';
+import { type CrmEvent, type EventBus, type SqlClient, CrmError, createCursorCodec, createLogger, createMemoryBus, createOutboxRelay, newId, parseListQuery, runMigrations, startGrpcServer, toStruct, unary, type RunningGrpcServer } from '@crm/kit';
+import { contacts } from '@crm/people-contract';
 import { loadPeople } from '@crm/proto';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';

@@ -1,19 +1,5 @@
-import {
-  type CrmEvent,
-  type CursorCodec,
-  type FieldValue,
-  type PendingWrite,
-  type ResourceStore,
-  type SqlClient,
-  type SqlQueryable,
-  type WriteContext,
-  CrmError,
-  contacts,
-  createResourceStore,
-  newEvent,
-  organizations,
-  pools,
-} from '@crm/kit';
+import { type CrmEvent, type CursorCodec, type FieldValue, type PendingWrite, type ResourceStore, type SqlClient, type SqlQueryable, type WriteContext, CrmError, createResourceStore, newEvent } from '@crm/kit';
+import { contacts, organizations, pools } from '@crm/people-contract';
 import { removeContactMemberships } from './pool-members.store';
 
 export interface StoreDeps {

@@ -1,24 +1,5 @@
-import {
-  type ApiRecord,
-  type CrmEvent,
-  type CursorCodec,
-  type FieldIssue,
-  type ResourceStore,
-  type SqlClient,
-  type SqlQueryable,
-  type WriteContext,
-  CrmError,
-  MAX_POOL_MEMBERS_PER_CALL,
-  createResourceStore,
-  isUuid,
-  newEvent,
-  newId,
-  poolContacts,
-  pools,
-  rowToRecord,
-  selectColumns,
-  validateWrite,
-} from '@crm/kit';
+import { type ApiRecord, type CrmEvent, type CursorCodec, type FieldIssue, type ResourceStore, type SqlClient, type SqlQueryable, type WriteContext, CrmError, createResourceStore, isUuid, newEvent, newId, rowToRecord, selectColumns, validateWrite } from '@crm/kit';
+import { MAX_POOL_MEMBERS_PER_CALL, poolContacts, pools } from '@crm/people-contract';
 import type { TransactionRunner } from '@crm/kit';
 
 /**

@@ -1,6 +1,4 @@
-import { CrmError, type FieldIssue } from '../errors';
-import { isUuid } from '../ids';
-import { baseFields, defineResource } from '../resource';
+import { type FieldIssue, CrmError, baseFields, defineResource, isUuid } from '@crm/kit';
 
 /** Pools: static groups of contacts (api-spec.md, Pool). Owned by people. */
 export const pools = defineResource({

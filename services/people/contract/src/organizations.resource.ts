@@ -1,4 +1,4 @@
-import { baseFields, defineResource } from '../resource';
+import { baseFields, defineResource } from '@crm/kit';
 
 /** Organizations: the companies contacts belong to (api-spec.md, Organization). Owned by people. */
 export const organizations = defineResource({

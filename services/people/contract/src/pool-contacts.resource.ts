@@ -1,4 +1,4 @@
-import { baseFields, defineResource } from '../resource';
+import { baseFields, defineResource } from '@crm/kit';
 
 /**
  * Pool memberships: join records between pools and contacts (api-spec.md, Pool membership). Owned by

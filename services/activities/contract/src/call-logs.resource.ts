@@ -1,4 +1,4 @@
-import { baseFields, defineResource } from '../resource';
+import { baseFields, defineResource } from '@crm/kit';
 
 export const CALL_STATUSES = ['completed', 'missed', 'failed'] as const;
 export const CALL_OUTCOMES = ['connected', 'voicemail', 'no_answer', 'busy', 'wrong_number'] as const;

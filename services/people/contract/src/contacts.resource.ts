@@ -1,4 +1,4 @@
-import { baseFields, defineResource } from '../resource';
+import { baseFields, defineResource } from '@crm/kit';
 
 /** Contacts: people records (api-spec.md, Contact). */
 export const contacts = defineResource({

@@ -1,4 +1,4 @@
-import { baseFields, defineResource } from '../resource';
+import { baseFields, defineResource } from '@crm/kit';
 
 /** Channels an activity belongs to: a task's `type` and `suggested_action` (DESIGN.md, Enumerations). */
 export const ACTIVITY_CHANNELS = ['email', 'call', 'chat_app', 'professional_network', 'other'] as const;

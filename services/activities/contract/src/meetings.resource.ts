@@ -1,4 +1,4 @@
-import { baseFields, defineResource } from '../resource';
+import { baseFields, defineResource } from '@crm/kit';
 
 export const MEETING_STATUSES = ['scheduled', 'completed', 'canceled', 'no_show'] as const;
 export const MEETING_OUTCOMES = ['held', 'rescheduled', 'no_show', 'qualified', 'disqualified'] as const;
