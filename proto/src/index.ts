@@ -5,10 +5,11 @@ import type { ProtoGrpcType as CommonProto } from './gen/common';
 import type { ProtoGrpcType as DirectoryProto } from './gen/directory';
 import type { ProtoGrpcType as PeopleProto } from './gen/people';
 import type { ProtoGrpcType as ActivitiesProto } from './gen/activities';
+import type { EventCatalogOutput } from './gen/event-catalog';
 
 export type { Contact, Contact__Output } from './gen/crm/people/v1/Contact';
 export type { ListContactsResponse__Output } from './gen/crm/people/v1/ListContactsResponse';
-export type { PeopleServiceClient, PeopleServiceHandlers } from './gen/crm/people/v1/PeopleService';
+export type { PeopleServiceClient, PeopleServiceDefinition, PeopleServiceHandlers } from './gen/crm/people/v1/PeopleService';
 export type { Organization, Organization__Output } from './gen/crm/people/v1/Organization';
 export type { Pool, Pool__Output } from './gen/crm/people/v1/Pool';
 export type { PoolContact, PoolContact__Output } from './gen/crm/people/v1/PoolContact';
@@ -22,7 +23,7 @@ export type { DeleteRequest__Output } from './gen/crm/common/v1/DeleteRequest';
 export type { PageInfo } from './gen/crm/common/v1/PageInfo';
 export type { Struct, Struct__Output } from './gen/google/protobuf/Struct';
 export type { Value, Value__Output } from './gen/google/protobuf/Value';
-export type { DirectoryServiceClient, DirectoryServiceHandlers } from './gen/crm/directory/v1/DirectoryService';
+export type { DirectoryServiceClient, DirectoryServiceDefinition, DirectoryServiceHandlers } from './gen/crm/directory/v1/DirectoryService';
 export type { AuthenticateResponse__Output } from './gen/crm/directory/v1/AuthenticateResponse';
 export type { Workspace, Workspace__Output } from './gen/crm/directory/v1/Workspace';
 export type { User, User__Output } from './gen/crm/directory/v1/User';
@@ -30,7 +31,11 @@ export type { Integration, Integration__Output } from './gen/crm/directory/v1/In
 export type { CreatedApiKey, CreatedApiKey__Output } from './gen/crm/directory/v1/CreatedApiKey';
 export type { CommonProto, DirectoryProto, PeopleProto };
 export type { ActivitiesProto };
-export type { ActivitiesServiceClient, ActivitiesServiceHandlers } from './gen/crm/activities/v1/ActivitiesService';
+export type {
+  ActivitiesServiceClient,
+  ActivitiesServiceDefinition,
+  ActivitiesServiceHandlers,
+} from './gen/crm/activities/v1/ActivitiesService';
 export type { Task, Task__Output } from './gen/crm/activities/v1/Task';
 export type { CallLog, CallLog__Output } from './gen/crm/activities/v1/CallLog';
 export type { Meeting, Meeting__Output } from './gen/crm/activities/v1/Meeting';
@@ -70,16 +75,25 @@ export const loadActivities = (): ActivitiesProto =>
   load('crm/activities/v1/activities.proto') as unknown as ActivitiesProto;
 export const loadCommon = (): CommonProto => load('crm/common/v1/common.proto') as unknown as CommonProto;
 
-// Event payloads (`data` of each event subject): see crm/events/v1/activity-events.proto.
-export type { EmailSent__Output as EmailSentData } from './gen/crm/events/v1/EmailSent';
-export type { EmailEventRecorded__Output as EmailEventRecordedData } from './gen/crm/events/v1/EmailEventRecorded';
-export type { TouchpointRecorded__Output as TouchpointRecordedData } from './gen/crm/events/v1/TouchpointRecorded';
-export type { CallLogged__Output as CallLoggedData } from './gen/crm/events/v1/CallLogged';
-export type { MeetingScheduled__Output as MeetingScheduledData } from './gen/crm/events/v1/MeetingScheduled';
-export type { TaskCompleted__Output as TaskCompletedData } from './gen/crm/events/v1/TaskCompleted';
-// Event payloads of the activities context beyond those above: see crm/events/v1/activities-events.proto.
-export type { TaskCreated__Output as TaskCreatedData } from './gen/crm/events/v1/TaskCreated';
-export type { TaskReopened__Output as TaskReopenedData } from './gen/crm/events/v1/TaskReopened';
-export type { TaskDeleted__Output as TaskDeletedData } from './gen/crm/events/v1/TaskDeleted';
-export type { MeetingUpdated__Output as MeetingUpdatedData } from './gen/crm/events/v1/MeetingUpdated';
-export type { MeetingCanceled__Output as MeetingCanceledData } from './gen/crm/events/v1/MeetingCanceled';
+// The event catalog (crm/events/v1/<context>-events.proto): subject constants per producing context,
+// generated from the `subject` option of each message, and the payload type of every subject.
+export { ActivitiesEvents, MessagingEvents, PeopleEvents } from './gen/event-catalog';
+export type { FlowStep__Output as FlowStep } from './gen/crm/events/v1/FlowStep';
+
+/** Every subject of the catalog. */
+export type EventSubject = keyof EventCatalogOutput;
+
+type WireKey<T> = { [K in keyof T]: K extends `_${string}` ? never : K }[keyof T];
+/**
+ * A generated message as it travels in JSON: scalar fields are present, optional fields and
+ * message fields may be absent or null (proto3 JSON leaves them out; some producers write null).
+ * The loader's oneof markers (`_field`) are not part of the wire shape.
+ */
+export type Wire<T> = {
+  [K in WireKey<T> as null extends T[K] ? never : undefined extends T[K] ? never : K]: T[K];
+} & {
+  [K in WireKey<T> as null extends T[K] ? K : undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> | null;
+};
+
+/** The `data` of an event of subject `S`. */
+export type EventData<S extends EventSubject> = Wire<EventCatalogOutput[S]>;

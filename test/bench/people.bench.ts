@@ -15,7 +15,20 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type ListQuery, type ResourceSpec, type SqlClient, compileListQuery, createCursorCodec, createPgClient, parseListQuery, positionOf, queryFingerprint, queryIdentity, runMigrations, selectColumns } from '@crm/kit';
+import {
+  type ListQuery,
+  type ResourceSpec,
+  type SqlClient,
+  compileListQuery,
+  createCursorCodec,
+  createPgClient,
+  parseListQuery,
+  positionOf,
+  queryFingerprint,
+  queryIdentity,
+  runMigrations,
+  selectColumns,
+} from '@crm/kit';
 import { contacts, poolContacts } from '@crm/people-contract';
 import { migrations } from '@crm/people';
 import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';

@@ -13,6 +13,7 @@ import { TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/r
 import { type ApiResponse, apiClient } from '../support/http';
 import { type CrmProcess, freePort, startCrm } from '../support/processes';
 import { type Stack, startStack } from '../support/stack';
+import { ActivitiesEvents } from '@crm/proto';
 
 // Processes start and migrate here: minutes, not Jest's default seconds.
 jest.setTimeout(180_000);
@@ -381,8 +382,8 @@ describe('meetings over HTTP', () => {
           { timeoutMs: 10_000, intervalMs: 100 },
         );
       };
-      await expectLast('crm.activities.task.completed', { task_id: body.data.id, completed_at: done.body.data.completed_at });
-      await expectLast('crm.activities.call_log.logged', { call_log_id: call.body.data.id, status: 'completed', occurred_at: '2026-05-15T10:00:00.000Z' });
+      await expectLast(ActivitiesEvents.TaskCompleted, { task_id: body.data.id, completed_at: done.body.data.completed_at });
+      await expectLast(ActivitiesEvents.CallLogged, { call_log_id: call.body.data.id, status: 'completed', occurred_at: '2026-05-15T10:00:00.000Z' });
     } finally {
       await nc.close();
     }

@@ -11,6 +11,7 @@ import { TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/r
 import { startOtlpReceiver } from '../support/otlp-receiver';
 import { runCrm, runCrmJson } from '../support/processes';
 import { type Stack, startStack } from '../support/stack';
+import { PeopleEvents } from '@crm/proto';
 
 
 // Processes start, migrate and restart here: minutes, not Jest's default seconds.
@@ -260,13 +261,13 @@ describe('telemetry', () => {
     try {
       const { body } = await api('POST', '/v1/contacts', { key: keys.full, body: { first_name: 'Evented' } });
       const js = jetstream(nc);
-      const consumer = await js.consumers.get('CRM', { filter_subjects: 'crm.people.contact.created', deliver_policy: 'last_per_subject' as never });
+      const consumer = await js.consumers.get('CRM', { filter_subjects: PeopleEvents.ContactCreated, deliver_policy: 'last_per_subject' as never });
       await expectEventually(
         async () => {
           const msg = await consumer.next({ expires: 1_000 });
           expect(msg).toBeTruthy();
           const event = msg!.json<{ id: string; type: string; workspace_id: string; data: { id: string } }>();
-          expect(event).toMatchObject({ type: 'crm.people.contact.created', workspace_id: workspaceId, data: { id: body.data.id } });
+          expect(event).toMatchObject({ type: PeopleEvents.ContactCreated, workspace_id: workspaceId, data: { id: body.data.id } });
           expect(msg!.headers?.get('Nats-Msg-Id')).toBe(event.id);
         },
         { timeoutMs: 10_000, intervalMs: 100 },

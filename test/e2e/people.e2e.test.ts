@@ -6,7 +6,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { createNatsBus, newEvent, newId, unary } from '@crm/kit';
-import { loadDirectory } from '@crm/proto';
+import { ActivitiesEvents, MessagingEvents, loadDirectory } from '@crm/proto';
 import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
 import { TEST_NATS_URL } from '../../packages/kit/src/testing/reachability';
 import { type Stack, startStack } from '../support/stack';
@@ -208,14 +208,14 @@ describe('activity timestamps from events', () => {
     try {
       const id = await contact({ first_name: 'Evented' });
       const at = (m: number) => new Date(Date.UTC(2026, 4, 15, 9, m)).toISOString();
-      await bus.publish(newEvent('crm.messaging.email.sent', workspaceId, { sent_email_id: newId(), contact_id: id, sent_at: at(1) }));
-      await bus.publish(newEvent('crm.activities.call_log.logged', workspaceId, { call_log_id: newId(), contact_id: id, status: 'completed', outcome: 'connected', occurred_at: at(5) }));
+      await bus.publish(newEvent(MessagingEvents.EmailSent, workspaceId, { sent_email_id: newId(), contact_id: id, sent_at: at(1) }));
+      await bus.publish(newEvent(ActivitiesEvents.CallLogged, workspaceId, { call_log_id: newId(), contact_id: id, status: 'completed', outcome: 'connected', occurred_at: at(5) }));
       await expectEventually(async () => expect((await get(`/v1/contacts/${id}`)).body.data).toMatchObject({ last_touchpoint_at: at(5), last_engagement_at: at(5) }), {
         timeoutMs: 20_000,
         intervalMs: 100,
       });
-      await bus.publish(newEvent('crm.messaging.email_event.recorded', workspaceId, { email_event_id: newId(), sent_email_id: newId(), contact_id: id, event_type: 'open', occurred_at: at(3) }));
-      await bus.publish(newEvent('crm.activities.task.completed', workspaceId, { task_id: newId(), contact_id: id, completed_at: at(9) }));
+      await bus.publish(newEvent(MessagingEvents.EmailEventRecorded, workspaceId, { email_event_id: newId(), sent_email_id: newId(), contact_id: id, event_type: 'open', occurred_at: at(3) }));
+      await bus.publish(newEvent(ActivitiesEvents.TaskCompleted, workspaceId, { task_id: newId(), contact_id: id, completed_at: at(9) }));
       await expectEventually(async () => expect((await get(`/v1/contacts/${id}`)).body.data).toMatchObject({ last_touchpoint_at: at(9), last_engagement_at: at(5) }), {
         timeoutMs: 20_000,
         intervalMs: 100,

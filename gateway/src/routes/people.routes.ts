@@ -1,6 +1,13 @@
 import type * as grpc from '@grpc/grpc-js';
 import { unary } from '@crm/kit';
-import { MAX_POOL_MEMBERS_PER_CALL, contacts, organizations, parsePoolMembersBody, poolContacts, pools } from '@crm/people-contract';
+import {
+  MAX_POOL_MEMBERS_PER_CALL,
+  contacts,
+  organizations,
+  parsePoolMembersBody,
+  poolContacts,
+  pools,
+} from '@crm/people-contract';
 import {
   type AddPoolMembersResponse__Output,
   type PoolMembersRequest,

@@ -111,6 +111,35 @@ export class CrmError extends Error {
   }
 }
 
+/** How one of a context's own error codes travels: its gRPC status and its public code. */
+export interface ErrorRule {
+  readonly status: GrpcStatus;
+  readonly code: ErrorCode;
+}
+
+/**
+ * A context's own error. Each context declares its codes as a string enum and maps every one to a
+ * gRPC status and a public code in one table typed `{ [C in Code]: ErrorRule }`, so a code without
+ * a row does not compile. The reason travels to the caller with the error (crm-error-bin), the
+ * status picks the gRPC code (an illegal state transition is FAILED_PRECONDITION), and the public
+ * code picks the HTTP status at the edge (still 409 `conflict` for a transition).
+ */
+export class DomainError<R extends string = string> extends CrmError {
+  constructor(
+    readonly reason: R,
+    readonly rule: ErrorRule,
+    message: string,
+    details?: unknown,
+  ) {
+    super(rule.code, message, details);
+  }
+}
+
+/** The gRPC status an error is answered with: its context's rule, else the public code's row. */
+export function grpcStatusOf(error: CrmError): GrpcStatus {
+  return error instanceof DomainError ? error.rule.status : ERROR_TABLE[error.code].grpc;
+}
+
 export function assertUnreachable(value: never): never {
   throw new Error(`unreachable: ${String(value)}`);
 }

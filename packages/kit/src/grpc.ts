@@ -7,7 +7,7 @@ import {
   IDEMPOTENT_REPLAYED_METADATA,
   withIdempotencyKey,
 } from './idempotency';
-import { CrmError, ERROR_TABLE, GRPC_STATUS_TO_CODE, isErrorCode } from './errors';
+import { CrmError, DomainError, GRPC_STATUS_TO_CODE, grpcStatusOf, isErrorCode } from './errors';
 import { newId } from './ids';
 import type { Logger } from './logger';
 
@@ -36,8 +36,9 @@ export function toServiceError(error: unknown, log: Logger, method: string): Par
     crm = new CrmError('internal', `internal error (error id ${errorId})`);
   }
   const metadata = new grpc.Metadata();
-  metadata.set(ERROR_METADATA_KEY, Buffer.from(JSON.stringify({ code: crm.code, message: crm.message, details: crm.details })));
-  return { code: ERROR_TABLE[crm.code].grpc, details: crm.message, metadata };
+  const reason = crm instanceof DomainError ? crm.reason : undefined;
+  metadata.set(ERROR_METADATA_KEY, Buffer.from(JSON.stringify({ code: crm.code, reason, message: crm.message, details: crm.details })));
+  return { code: grpcStatusOf(crm), details: crm.message, metadata };
 }
 
 export function implement<H extends grpc.UntypedServiceImplementation>(handlers: AsyncHandlers<H>, log: Logger): H {

@@ -68,7 +68,7 @@ describe.each(sqlBackends())('keyset pagination on $name', (backend) => {
   let db: SqlClient;
   let drop: () => Promise<void>;
   const rows: Row[] = [];
-  const store = () => createResourceStore({ db, spec: things, eventPrefix: 'crm.test', cursors: createCursorCodec('x'.repeat(32)) });
+  const store = () => createResourceStore({ db, spec: things, cursors: createCursorCodec('x'.repeat(32)) });
 
   beforeAll(async () => {
     ({ db, drop } = await backend.open('t_keyset'));

@@ -1,6 +1,6 @@
 import { CrmError } from './errors';
 import { parseListQuery } from './list-query';
-import { contacts } from './resources';
+import { sampleContacts as contacts } from './testing/sample-resource';
 
 const parse = (raw: Record<string, string | string[]>) => parseListQuery(contacts, raw);
 const rejects = (raw: Record<string, string | string[]>, parameter: string) => {

@@ -1,6 +1,7 @@
 import { type CursorCodec, queryFingerprint } from './cursor';
 import { CrmError } from './errors';
-import { type CrmEvent, newEvent } from './events';
+import type { EventData, EventSubject } from '@crm/proto';
+import { type CrmEvent, type EventInit, newEvent } from './events';
 import type { FieldValue } from './field-values';
 import { sqlTypeOf } from './field-values';
 import { newId } from './ids';
@@ -74,17 +75,28 @@ export interface RecordChange {
   changed: string[];
 }
 
-/** An event a change publishes, as `<prefix>.<singular>.<verb>`. */
-export interface ChangeEvent {
-  verb: string;
-  data: object;
+/** The subjects of the catalog whose payload is `D` (or accepts it). */
+type SubjectTaking<D> = { [S in EventSubject]: D extends EventData<S> ? S : never }[EventSubject];
+
+/**
+ * The subjects of a resource's default events, from the catalog: `created` `{id}`, `updated`
+ * `{id, changed}`, `deleted` `{id, svc_uid}`. A subject whose message has another shape does not
+ * compile here.
+ */
+export interface ResourceSubjects {
+  created: SubjectTaking<{ id: string }>;
+  updated: SubjectTaking<{ id: string; changed: string[] }>;
+  deleted: SubjectTaking<{ id: string; svc_uid: string | null }>;
 }
 
 export interface ResourceStoreOptions {
   db: SqlClient;
   spec: ResourceSpec;
-  /** Event subject prefix, e.g. `crm.people`; events are `<prefix>.<singular>.<verb>`. */
-  eventPrefix: string;
+  /**
+   * What a change publishes: the default events under these subjects, or `events` instead. With
+   * neither, changes publish nothing.
+   */
+  subjects?: ResourceSubjects;
   cursors: CursorCodec;
   /** Called after a commit that wrote events, so the outbox relay publishes without waiting. */
   afterCommit?: () => void;
@@ -97,22 +109,29 @@ export interface ResourceStoreOptions {
    * derived duration, a default).
    */
   beforeWrite?: (write: PendingWrite) => Promise<Record<string, FieldValue> | void> | Record<string, FieldValue> | void;
-  /**
-   * The events a change publishes, in place of the default `created` `{id}`, `updated`
-   * `{id, changed}` and `deleted` `{id, svc_uid}`. An empty list publishes nothing.
-   */
-  events?: (change: RecordChange) => ChangeEvent[];
+  /** The events a change publishes, in place of the defaults of `subjects`; [] publishes nothing. */
+  events?: (change: RecordChange) => EventInit[];
 }
 
 export function createResourceStore(options: ResourceStoreOptions): ResourceStore {
   const { db, spec, cursors } = options;
   const columns = selectColumns(spec);
-  const event = (ctx: WriteContext, verb: string, data: Record<string, unknown>) =>
-    newEvent(`${options.eventPrefix}.${spec.singular}.${verb}`, ctx.workspaceId, data);
-  const eventsOf = (change: RecordChange, defaults: () => CrmEvent[]): CrmEvent[] =>
-    options.events
-      ? options.events(change).map((e) => event(change.ctx, e.verb, e.data as Record<string, unknown>))
-      : defaults();
+  const eventsOf = (change: RecordChange): CrmEvent[] => {
+    const mint = ({ type, data }: EventInit) => newEvent(type, change.ctx.workspaceId, data as never);
+    if (options.events) return options.events(change).map(mint);
+    const subjects = options.subjects;
+    if (!subjects) return [];
+    switch (change.verb) {
+      case 'created':
+        return [mint({ type: subjects.created, data: { id: String(change.after!.id) } } as EventInit)];
+      case 'updated':
+        return [mint({ type: subjects.updated, data: { id: String(change.after!.id), changed: change.changed } } as EventInit)];
+      case 'deleted': {
+        const record = change.before!;
+        return [mint({ type: subjects.deleted, data: { id: String(record.id), svc_uid: (record.svc_uid as string | null) ?? null } } as EventInit)];
+      }
+    }
+  };
   // With rules or custom events an update reads the current row first, under a row lock.
   const readsCurrent = Boolean(options.beforeWrite || options.events);
 
@@ -210,7 +229,7 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
         const created = rowToRecord(spec, rows[0]!);
         await writeOptions?.inTransaction?.(tx, created);
         const change: RecordChange = { verb: 'created', ctx, before: undefined, after: created, changed: [] };
-        return { value: created, events: eventsOf(change, () => [event(ctx, 'created', { id })]) };
+        return { value: created, events: eventsOf(change) };
       });
     },
 
@@ -246,7 +265,7 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
         checkRequireOneOf(spec, updated);
         await writeOptions?.inTransaction?.(tx, updated);
         const change: RecordChange = { verb: 'updated', ctx, before: current, after: updated, changed };
-        return { value: updated, events: eventsOf(change, () => [event(ctx, 'updated', { id, changed })]) };
+        return { value: updated, events: eventsOf(change) };
       });
     },
 
@@ -260,8 +279,7 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
         const record = rowToRecord(spec, rows[0]);
         const extra = options.onDelete ? await options.onDelete(tx, ctx, record) : [];
         const change: RecordChange = { verb: 'deleted', ctx, before: record, after: undefined, changed: [] };
-        const own = eventsOf(change, () => [event(ctx, 'deleted', { id, svc_uid: record.svc_uid ?? null })]);
-        return { value: undefined, events: [...own, ...extra] };
+        return { value: undefined, events: [...eventsOf(change), ...extra] };
       });
     },
   };

@@ -1,7 +1,27 @@
 import * as grpc from '@grpc/grpc-js';
-import { type ApiRecord, type CrmEvent, type EventBus, type ResourceSpec, type ResourceStore, type RunningGrpcServer, type SqlClient, CrmError, createCursorCodec, createLogger, createMemoryBus, createOutboxRelay, newId, parseListQuery, runMigrations, searchKeys, startGrpcServer, toStruct, unary } from '@crm/kit';
+import {
+  type ApiRecord,
+  type CrmEvent,
+  type EventBus,
+  type ResourceSpec,
+  type ResourceStore,
+  type RunningGrpcServer,
+  type SqlClient,
+  CrmError,
+  createCursorCodec,
+  createLogger,
+  createMemoryBus,
+  createOutboxRelay,
+  newId,
+  parseListQuery,
+  runMigrations,
+  searchKeys,
+  startGrpcServer,
+  toStruct,
+  unary,
+} from '@crm/kit';
 import { callLogs, meetings, tasks } from '@crm/activities-contract';
-import { loadActivities } from '@crm/proto';
+import { ActivitiesEvents, loadActivities } from '@crm/proto';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { activitiesGrpcBinding } from './activities.grpc';
@@ -136,7 +156,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       await expectEventually(() =>
         expect(eventsOf(task.id)).toEqual([
           expect.objectContaining({
-            type: 'crm.activities.task.created',
+            type: ActivitiesEvents.TaskCreated,
             workspace_id: ws,
             data: { task_id: task.id, status: 'open', type: 'call', due_at: '2026-06-01T07:30:00.000Z', created_at: task.created_at },
           }),
@@ -185,7 +205,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       expect(reopened).toMatchObject({ status: 'open', completed_at: null, description: 'sent' });
 
       await expectEventually(() =>
-        expect(typesOf(task.id)).toEqual(['crm.activities.task.created', 'crm.activities.task.completed', 'crm.activities.task.reopened']),
+        expect(typesOf(task.id)).toEqual([ActivitiesEvents.TaskCreated, ActivitiesEvents.TaskCompleted, ActivitiesEvents.TaskReopened]),
       );
       const [, completedEvent, reopenedEvent] = eventsOf(task.id);
       expect(completedEvent!.data).toEqual({ task_id: task.id, contact_id: contactId, completed_at: done.completed_at });
@@ -195,7 +215,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
     test('a task created completed has completed_at and publishes created then completed', async () => {
       const task = await service.tasks.create(ctx, { title: 'Logged after the fact', status: 'completed' });
       expect(task.completed_at).toMatch(MS);
-      await expectEventually(() => expect(typesOf(task.id)).toEqual(['crm.activities.task.created', 'crm.activities.task.completed']));
+      await expectEventually(() => expect(typesOf(task.id)).toEqual([ActivitiesEvents.TaskCreated, ActivitiesEvents.TaskCompleted]));
     });
 
     test('delete removes the task and publishes task.deleted', async () => {
@@ -204,7 +224,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       await expect(service.tasks.get(ws, task.id as string)).rejects.toMatchObject({ code: 'not_found' });
       await expect(service.tasks.delete(ctx, task.id as string)).rejects.toMatchObject({ code: 'not_found' });
       await expectEventually(() =>
-        expect(eventsOf(task.id).find((e) => e.type === 'crm.activities.task.deleted')?.data).toEqual({
+        expect(eventsOf(task.id).find((e) => e.type === ActivitiesEvents.TaskDeleted)?.data).toEqual({
           task_id: task.id,
           svc_uid: 'ext-task-1',
           status: 'open',
@@ -250,13 +270,13 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       const patched = await service.tasks.update(ctx, first!.id as string, { flow_enrollment_id: newId(), status: 'completed' });
       expect(patched.flow_enrollment_id).toBe(enrollment);
       await expectEventually(() =>
-        expect(eventsOf(first!.id).find((e) => e.type === 'crm.activities.task.completed')?.data).toEqual({
+        expect(eventsOf(first!.id).find((e) => e.type === ActivitiesEvents.TaskCompleted)?.data).toEqual({
           task_id: first!.id,
           flow_enrollment_id: enrollment,
           completed_at: patched.completed_at,
         }),
       );
-      expect(eventsOf(first!.id).filter((e) => e.type === 'crm.activities.task.created')).toHaveLength(1);
+      expect(eventsOf(first!.id).filter((e) => e.type === ActivitiesEvents.TaskCreated)).toHaveLength(1);
 
       await service.tasks.delete(ctx, next.id as string);
       await expect(service.createEnrollmentTask(ctx, { ...input, idempotencyKey: 'node-2' })).rejects.toMatchObject({ code: 'conflict' });
@@ -285,8 +305,8 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       await expectEventually(() =>
         expect(eventsOf(log.id)).toEqual([
           expect.objectContaining({
-            type: 'crm.activities.call_log.logged',
-            data: { call_log_id: log.id, status: 'completed', outcome: 'connected', occurred_at: '2026-05-15T10:00:00.000Z' },
+            type: ActivitiesEvents.CallLogged,
+            data: { call_log_id: log.id, status: 'completed', outcome: 'connected', occurred_at: '2026-05-15T10:00:00.000Z', duration_seconds: 90 },
           }),
         ]),
       );
@@ -341,7 +361,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       await expectEventually(() =>
         expect(eventsOf(meeting.id)).toEqual([
           expect.objectContaining({
-            type: 'crm.activities.meeting.scheduled',
+            type: ActivitiesEvents.MeetingScheduled,
             data: { meeting_id: meeting.id, contact_id: contactId, scheduled_start: meeting.scheduled_start, occurred_at: meeting.created_at },
           }),
         ]),
@@ -388,14 +408,14 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       await expect(service.meetings.get(ws, id)).rejects.toMatchObject({ code: 'not_found' });
       await expectEventually(() =>
         expect(typesOf(id)).toEqual([
-          'crm.activities.meeting.scheduled',
-          'crm.activities.meeting.updated',
-          'crm.activities.meeting.updated',
-          'crm.activities.meeting.canceled',
-          'crm.activities.meeting.updated',
-          'crm.activities.meeting.scheduled',
-          'crm.activities.meeting.updated',
-          'crm.activities.meeting.canceled',
+          ActivitiesEvents.MeetingScheduled,
+          ActivitiesEvents.MeetingUpdated,
+          ActivitiesEvents.MeetingUpdated,
+          ActivitiesEvents.MeetingCanceled,
+          ActivitiesEvents.MeetingUpdated,
+          ActivitiesEvents.MeetingScheduled,
+          ActivitiesEvents.MeetingUpdated,
+          ActivitiesEvents.MeetingCanceled,
         ]),
       );
       const events = eventsOf(id);

@@ -1,10 +1,17 @@
-import { type ApiRecord, type CursorCodec, type ResourceStore, type SqlClient, type WriteContext, CrmError, createResourceStore } from '@crm/kit';
+import {
+  type ApiRecord,
+  type CursorCodec,
+  type ResourceStore,
+  type SqlClient,
+  type WriteContext,
+  CrmError,
+  createResourceStore,
+} from '@crm/kit';
 import { callLogs, meetings, tasks } from '@crm/activities-contract';
 import { callLogEvents, callLogRules } from './call-logs.rules';
 import { meetingEvents, meetingRules } from './meetings.rules';
 import { taskEvents, taskRules } from './tasks.rules';
 
-export const EVENT_PREFIX = 'crm.activities';
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** What the flow engine asks for: a task of an enrollment's step. */
@@ -31,7 +38,7 @@ export interface ActivitiesServiceDeps {
 }
 
 export function createActivitiesService({ db, cursors, afterCommit }: ActivitiesServiceDeps): ActivitiesService {
-  const common = { db, cursors, afterCommit, eventPrefix: EVENT_PREFIX };
+  const common = { db, cursors, afterCommit };
   const taskStore = createResourceStore({ ...common, spec: tasks, beforeWrite: taskRules, events: taskEvents });
   const callLogStore = createResourceStore({ ...common, spec: callLogs, beforeWrite: callLogRules, events: callLogEvents });
   const meetingStore = createResourceStore({ ...common, spec: meetings, beforeWrite: meetingRules, events: meetingEvents });

@@ -1,5 +1,5 @@
-import { type ChangeEvent, CrmError, type FieldValue, type PendingWrite, type RecordChange } from '@crm/kit';
-import type { CallLoggedData } from '@crm/proto';
+import { type EventInit, CrmError, type FieldValue, type PendingWrite, type RecordChange } from '@crm/kit';
+import { ActivitiesEvents, type EventData } from '@crm/proto';
 import { present, timeOf } from './rules';
 
 const MAX_DURATION_SECONDS = 2_147_483_647;
@@ -36,14 +36,15 @@ export function callLogRules(write: PendingWrite): Record<string, FieldValue> {
 }
 
 /** A call log publishes one event, when it is logged: it is never changed afterwards. */
-export function callLogEvents(change: RecordChange): ChangeEvent[] {
+export function callLogEvents(change: RecordChange): EventInit[] {
   if (change.verb !== 'created') return [];
   const log = change.after!;
-  const data: CallLoggedData = {
+  const data: EventData<typeof ActivitiesEvents.CallLogged> = {
     call_log_id: String(log.id),
     status: String(log.status),
     occurred_at: String(log.started_at ?? log.created_at),
     ...present(log, 'contact_id', 'owner_id', 'outcome'),
+    ...(typeof log.duration_seconds === 'number' ? { duration_seconds: log.duration_seconds } : {}),
   };
-  return [{ verb: 'logged', data }];
+  return [{ type: ActivitiesEvents.CallLogged, data }];
 }

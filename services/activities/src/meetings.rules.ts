@@ -1,5 +1,5 @@
-import { type ApiRecord, type ChangeEvent, CrmError, type FieldValue, type PendingWrite, type RecordChange } from '@crm/kit';
-import type { MeetingCanceledData, MeetingScheduledData, MeetingUpdatedData } from '@crm/proto';
+import { type ApiRecord, type EventInit, CrmError, type FieldValue, type PendingWrite, type RecordChange } from '@crm/kit';
+import { ActivitiesEvents, type EventData } from '@crm/proto';
 import { present, requireNotBlank, timeOf } from './rules';
 
 /**
@@ -24,25 +24,25 @@ export function meetingRules(write: PendingWrite): Record<string, FieldValue> {
   return derived;
 }
 
-const scheduled = (meeting: ApiRecord, at: unknown): ChangeEvent => {
-  const data: MeetingScheduledData = {
+const scheduled = (meeting: ApiRecord, at: unknown): EventInit => {
+  const data: EventData<typeof ActivitiesEvents.MeetingScheduled> = {
     meeting_id: String(meeting.id),
     scheduled_start: String(meeting.scheduled_start),
     occurred_at: String(at),
     ...present(meeting, 'contact_id', 'owner_id'),
   };
-  return { verb: 'scheduled', data };
+  return { type: ActivitiesEvents.MeetingScheduled, data };
 };
 
-const canceled = (meeting: ApiRecord, at: string, deleted: boolean): ChangeEvent => {
-  const data: MeetingCanceledData = {
+const canceled = (meeting: ApiRecord, at: string, deleted: boolean): EventInit => {
+  const data: EventData<typeof ActivitiesEvents.MeetingCanceled> = {
     meeting_id: String(meeting.id),
     scheduled_start: String(meeting.scheduled_start),
     deleted,
     occurred_at: at,
     ...present(meeting, 'contact_id', 'owner_id'),
   };
-  return { verb: 'canceled', data };
+  return { type: ActivitiesEvents.MeetingCanceled, data };
 };
 
 /**
@@ -50,7 +50,7 @@ const canceled = (meeting: ApiRecord, at: string, deleted: boolean): ChangeEvent
  * is canceled at once too). Update: updated, plus canceled when the status moves to canceled, or
  * scheduled when a canceled meeting is scheduled again. Delete: canceled with `deleted: true`.
  */
-export function meetingEvents(change: RecordChange): ChangeEvent[] {
+export function meetingEvents(change: RecordChange): EventInit[] {
   switch (change.verb) {
     case 'created': {
       const meeting = change.after!;
@@ -61,7 +61,7 @@ export function meetingEvents(change: RecordChange): ChangeEvent[] {
     case 'updated': {
       const before = change.before!;
       const meeting = change.after!;
-      const data: MeetingUpdatedData = {
+      const data: EventData<typeof ActivitiesEvents.MeetingUpdated> = {
         meeting_id: String(meeting.id),
         status: String(meeting.status),
         scheduled_start: String(meeting.scheduled_start),
@@ -70,7 +70,7 @@ export function meetingEvents(change: RecordChange): ChangeEvent[] {
         occurred_at: String(meeting.updated_at),
         ...present(meeting, 'contact_id', 'owner_id', 'outcome'),
       };
-      const events: ChangeEvent[] = [{ verb: 'updated', data }];
+      const events: EventInit[] = [{ type: ActivitiesEvents.MeetingUpdated, data }];
       if (before.status !== 'canceled' && meeting.status === 'canceled') {
         events.push(canceled(meeting, String(meeting.updated_at), false));
       } else if (before.status === 'canceled' && meeting.status === 'scheduled') {

@@ -1,5 +1,5 @@
-import type { ApiRecord, ChangeEvent, FieldValue, PendingWrite, RecordChange } from '@crm/kit';
-import type { TaskCompletedData, TaskCreatedData, TaskDeletedData, TaskReopenedData } from '@crm/proto';
+import type { ApiRecord, EventInit, FieldValue, PendingWrite, RecordChange } from '@crm/kit';
+import { ActivitiesEvents, type EventData } from '@crm/proto';
 import { present, requireNotBlank } from './rules';
 
 /**
@@ -20,48 +20,51 @@ export function taskRules(write: PendingWrite): Record<string, FieldValue> {
   return derived;
 }
 
-const completed = (task: ApiRecord): TaskCompletedData => ({
-  task_id: String(task.id),
-  completed_at: String(task.completed_at),
-  ...present(task, 'contact_id', 'flow_enrollment_id'),
+const completed = (task: ApiRecord): EventInit => ({
+  type: ActivitiesEvents.TaskCompleted,
+  data: {
+    task_id: String(task.id),
+    completed_at: String(task.completed_at),
+    ...present(task, 'contact_id', 'assignee_id', 'flow_enrollment_id'),
+  },
 });
 
 /**
  * Events of a task change: created (and completed, for a task created done); completed or
  * reopened when an update moves the status; deleted. Other updates publish nothing.
  */
-export function taskEvents(change: RecordChange): ChangeEvent[] {
+export function taskEvents(change: RecordChange): EventInit[] {
   switch (change.verb) {
     case 'created': {
       const task = change.after!;
-      const data: TaskCreatedData = {
+      const data: EventData<typeof ActivitiesEvents.TaskCreated> = {
         task_id: String(task.id),
         status: String(task.status),
         created_at: String(task.created_at),
         ...present(task, 'contact_id', 'assignee_id', 'flow_enrollment_id', 'type', 'due_at'),
       };
-      return [{ verb: 'created', data }, ...(task.status === 'completed' ? [{ verb: 'completed', data: completed(task) }] : [])];
+      return [{ type: ActivitiesEvents.TaskCreated, data }, ...(task.status === 'completed' ? [completed(task)] : [])];
     }
     case 'updated': {
       const before = change.before!;
       const task = change.after!;
       if (before.status === task.status) return [];
-      if (task.status === 'completed') return [{ verb: 'completed', data: completed(task) }];
-      const data: TaskReopenedData = {
+      if (task.status === 'completed') return [completed(task)];
+      const data: EventData<typeof ActivitiesEvents.TaskReopened> = {
         task_id: String(task.id),
         reopened_at: String(task.updated_at),
         ...present(task, 'contact_id', 'flow_enrollment_id'),
       };
-      return [{ verb: 'reopened', data }];
+      return [{ type: ActivitiesEvents.TaskReopened, data }];
     }
     case 'deleted': {
       const task = change.before!;
-      const data: TaskDeletedData = {
+      const data: EventData<typeof ActivitiesEvents.TaskDeleted> = {
         task_id: String(task.id),
         status: String(task.status),
         ...present(task, 'svc_uid', 'contact_id', 'flow_enrollment_id'),
       };
-      return [{ verb: 'deleted', data }];
+      return [{ type: ActivitiesEvents.TaskDeleted, data }];
     }
   }
 }

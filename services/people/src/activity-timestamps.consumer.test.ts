@@ -1,9 +1,9 @@
-import { type CrmEvent, type EventBus, type Subscription, createMemoryBus, createNatsBus, newEvent, newId } from '@crm/kit';
+import { type CrmEvent, type EventBus, type Subscription, createMemoryBus, createNatsBus, newId, newRawEvent } from '@crm/kit';
+import { ActivitiesEvents, MessagingEvents, PeopleEvents } from '@crm/proto';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { TEST_NATS_URL, serviceAvailable } from '../../../packages/kit/src/testing/reachability';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import {
-  ACTIVITY_SUBJECTS,
   activityDurableFor,
   interpretActivity,
   subscribeActivityTimestamps,
@@ -20,30 +20,30 @@ const effectOf = (type: string, data: Record<string, unknown>) => {
 describe('which activity counts as a touchpoint and which as engagement', () => {
   const contact_id = newId();
   test.each([
-    ['email sent', ACTIVITY_SUBJECTS.emailSent, { sent_email_id: newId(), contact_id, sent_at: T(1) }, { touch: T(1), engage: null }],
-    ['email opened', ACTIVITY_SUBJECTS.emailEvent, { contact_id, event_type: 'open', occurred_at: T(2) }, { touch: null, engage: T(2) }],
-    ['email clicked', ACTIVITY_SUBJECTS.emailEvent, { contact_id, event_type: 'click', occurred_at: T(2) }, { touch: null, engage: T(2) }],
-    ['email replied', ACTIVITY_SUBJECTS.emailEvent, { contact_id, event_type: 'reply', occurred_at: T(3) }, { touch: T(3), engage: T(3) }],
-    ['email bounced', ACTIVITY_SUBJECTS.emailEvent, { contact_id, event_type: 'bounce', occurred_at: T(3) }, undefined],
-    ['unsubscribed', ACTIVITY_SUBJECTS.emailEvent, { contact_id, event_type: 'unsubscribe', occurred_at: T(3) }, undefined],
-    ['outbound touchpoint', ACTIVITY_SUBJECTS.touchpoint, { contact_id, channel: 'chat_app', direction: 'outbound', status: 'completed', occurred_at: T(4) }, { touch: T(4), engage: null }],
-    ['inbound touchpoint', ACTIVITY_SUBJECTS.touchpoint, { contact_id, channel: 'chat_app', direction: 'inbound', status: 'completed', occurred_at: T(4) }, { touch: T(4), engage: T(4) }],
-    ['failed touchpoint', ACTIVITY_SUBJECTS.touchpoint, { contact_id, channel: 'email', direction: 'outbound', status: 'failed', occurred_at: T(4) }, undefined],
-    ['connected call', ACTIVITY_SUBJECTS.callLogged, { call_log_id: newId(), contact_id, status: 'completed', outcome: 'connected', occurred_at: T(5) }, { touch: T(5), engage: T(5) }],
-    ['voicemail', ACTIVITY_SUBJECTS.callLogged, { call_log_id: newId(), contact_id, status: 'completed', outcome: 'voicemail', occurred_at: T(5) }, { touch: T(5), engage: null }],
-    ['missed call', ACTIVITY_SUBJECTS.callLogged, { call_log_id: newId(), contact_id, status: 'missed', occurred_at: T(5) }, { touch: T(5), engage: null }],
-    ['failed call', ACTIVITY_SUBJECTS.callLogged, { call_log_id: newId(), contact_id, status: 'failed', occurred_at: T(5) }, undefined],
-    ['call without a contact', ACTIVITY_SUBJECTS.callLogged, { call_log_id: newId(), status: 'completed', occurred_at: T(5) }, undefined],
-    ['meeting booked', ACTIVITY_SUBJECTS.meetingScheduled, { meeting_id: newId(), contact_id, scheduled_start: T(50), occurred_at: T(6) }, { touch: T(6), engage: T(6) }],
-    ['task completed', ACTIVITY_SUBJECTS.taskCompleted, { task_id: newId(), contact_id, completed_at: T(7) }, { touch: T(7), engage: null }],
-    ['task without a contact', ACTIVITY_SUBJECTS.taskCompleted, { task_id: newId(), completed_at: T(7) }, undefined],
+    ['email sent', MessagingEvents.EmailSent, { sent_email_id: newId(), contact_id, sent_at: T(1) }, { touch: T(1), engage: null }],
+    ['email opened', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'open', occurred_at: T(2) }, { touch: null, engage: T(2) }],
+    ['email clicked', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'click', occurred_at: T(2) }, { touch: null, engage: T(2) }],
+    ['email replied', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'reply', occurred_at: T(3) }, { touch: T(3), engage: T(3) }],
+    ['email bounced', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'bounce', occurred_at: T(3) }, undefined],
+    ['unsubscribed', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'unsubscribe', occurred_at: T(3) }, undefined],
+    ['outbound touchpoint', MessagingEvents.TouchpointRecorded, { contact_id, channel: 'chat_app', direction: 'outbound', status: 'completed', occurred_at: T(4) }, { touch: T(4), engage: null }],
+    ['inbound touchpoint', MessagingEvents.TouchpointRecorded, { contact_id, channel: 'chat_app', direction: 'inbound', status: 'completed', occurred_at: T(4) }, { touch: T(4), engage: T(4) }],
+    ['failed touchpoint', MessagingEvents.TouchpointRecorded, { contact_id, channel: 'email', direction: 'outbound', status: 'failed', occurred_at: T(4) }, undefined],
+    ['connected call', ActivitiesEvents.CallLogged, { call_log_id: newId(), contact_id, status: 'completed', outcome: 'connected', occurred_at: T(5) }, { touch: T(5), engage: T(5) }],
+    ['voicemail', ActivitiesEvents.CallLogged, { call_log_id: newId(), contact_id, status: 'completed', outcome: 'voicemail', occurred_at: T(5) }, { touch: T(5), engage: null }],
+    ['missed call', ActivitiesEvents.CallLogged, { call_log_id: newId(), contact_id, status: 'missed', occurred_at: T(5) }, { touch: T(5), engage: null }],
+    ['failed call', ActivitiesEvents.CallLogged, { call_log_id: newId(), contact_id, status: 'failed', occurred_at: T(5) }, undefined],
+    ['call without a contact', ActivitiesEvents.CallLogged, { call_log_id: newId(), status: 'completed', occurred_at: T(5) }, undefined],
+    ['meeting booked', ActivitiesEvents.MeetingScheduled, { meeting_id: newId(), contact_id, scheduled_start: T(50), occurred_at: T(6) }, { touch: T(6), engage: T(6) }],
+    ['task completed', ActivitiesEvents.TaskCompleted, { task_id: newId(), contact_id, completed_at: T(7) }, { touch: T(7), engage: null }],
+    ['task without a contact', ActivitiesEvents.TaskCompleted, { task_id: newId(), completed_at: T(7) }, undefined],
   ])('%s', (_name, type, data, expected) => {
     expect(effectOf(type, data)).toEqual(expected);
   });
 
   test('a malformed event is reported, not applied', () => {
-    expect(interpretActivity({ type: ACTIVITY_SUBJECTS.emailSent, data: { contact_id: 'x', sent_at: T(1) } })).toEqual({ ok: false, reason: 'contact_id is not a UUID' });
-    expect(interpretActivity({ type: ACTIVITY_SUBJECTS.emailSent, data: { contact_id, sent_at: 'yesterday' } })).toMatchObject({ ok: false });
+    expect(interpretActivity({ type: MessagingEvents.EmailSent, data: { contact_id: 'x', sent_at: T(1) } })).toEqual({ ok: false, reason: 'contact_id is not a UUID' });
+    expect(interpretActivity({ type: MessagingEvents.EmailSent, data: { contact_id, sent_at: 'yesterday' } })).toMatchObject({ ok: false });
   });
 });
 
@@ -87,7 +87,8 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
     });
 
     const publish = async (type: string, data: Record<string, unknown>, workspaceId = ws): Promise<CrmEvent> => {
-      const event = newEvent(type, workspaceId, data);
+      // Raw: some of these payloads are malformed on purpose, as a faulty producer would send them.
+      const event = newRawEvent(type, workspaceId, data);
       await bus.publish(event);
       return event;
     };
@@ -95,51 +96,51 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
       const c = await h.people.contacts.get(ws, id);
       return { touch: c.last_touchpoint_at, engage: c.last_engagement_at, updated_at: c.updated_at };
     };
-    const changesOf = (id: string) => h.eventsOf('crm.people.contact.updated').filter((e) => e.data.id === id && e.data.cause);
+    const changesOf = (id: string) => h.eventsOf(PeopleEvents.ContactUpdated).filter((e) => e.data.id === id && e.data.cause);
 
     test('events move the timestamps forward, never back, and a repeat changes nothing', async () => {
       const id = (await h.people.contacts.create(ctx, { first_name: 'Ada' })).id as string;
-      await publish(ACTIVITY_SUBJECTS.emailSent, { sent_email_id: newId(), contact_id: id, sent_at: T(10) });
+      await publish(MessagingEvents.EmailSent, { sent_email_id: newId(), contact_id: id, sent_at: T(10) });
       await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(10), engage: null }), { timeoutMs: 10_000 });
 
-      const reply = await publish(ACTIVITY_SUBJECTS.emailEvent, { email_event_id: newId(), sent_email_id: newId(), contact_id: id, event_type: 'reply', occurred_at: T(20) });
+      const reply = await publish(MessagingEvents.EmailEventRecorded, { email_event_id: newId(), sent_email_id: newId(), contact_id: id, event_type: 'reply', occurred_at: T(20) });
       await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(20), engage: T(20) }), { timeoutMs: 10_000 });
       await expectEventually(() => expect(changesOf(id).map((e) => e.data.changed)).toEqual([['last_touchpoint_at'], ['last_touchpoint_at', 'last_engagement_at']]));
       const settled = await timestamps(id);
 
       // Older activity (a late email open, an old call) and the reply again, redelivered as new events.
-      await publish(ACTIVITY_SUBJECTS.emailEvent, { contact_id: id, event_type: 'open', occurred_at: T(15) });
-      await publish(ACTIVITY_SUBJECTS.callLogged, { call_log_id: newId(), contact_id: id, status: 'completed', outcome: 'connected', occurred_at: T(5) });
+      await publish(MessagingEvents.EmailEventRecorded, { contact_id: id, event_type: 'open', occurred_at: T(15) });
+      await publish(ActivitiesEvents.CallLogged, { call_log_id: newId(), contact_id: id, status: 'completed', outcome: 'connected', occurred_at: T(5) });
       await publish(reply.type, reply.data);
       // A later bounce does not count, then a later open moves only the engagement: once it shows,
       // everything published before it has been handled (in order for this durable).
-      await publish(ACTIVITY_SUBJECTS.emailEvent, { contact_id: id, event_type: 'bounce', occurred_at: T(40) });
-      await publish(ACTIVITY_SUBJECTS.emailEvent, { contact_id: id, event_type: 'open', occurred_at: T(30) });
+      await publish(MessagingEvents.EmailEventRecorded, { contact_id: id, event_type: 'bounce', occurred_at: T(40) });
+      await publish(MessagingEvents.EmailEventRecorded, { contact_id: id, event_type: 'open', occurred_at: T(30) });
       await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(20), engage: T(30) }), { timeoutMs: 10_000 });
       expect((await timestamps(id)).updated_at >= settled.updated_at).toBe(true);
       await expectEventually(() => expect(changesOf(id).map((e) => e.data.changed)).toHaveLength(3));
-      expect(changesOf(id)[2]!.data).toMatchObject({ changed: ['last_engagement_at'], cause: ACTIVITY_SUBJECTS.emailEvent });
+      expect(changesOf(id)[2]!.data).toMatchObject({ changed: ['last_engagement_at'], cause: MessagingEvents.EmailEventRecorded });
     });
 
     test("calls, meetings, touchpoints and tasks; other workspaces' and unknown contacts are left alone", async () => {
       const id = (await h.people.contacts.create(ctx, { first_name: 'Grace' })).id as string;
-      await publish(ACTIVITY_SUBJECTS.touchpoint, { touchpoint_id: newId(), contact_id: id, channel: 'call', direction: 'outbound', status: 'completed', occurred_at: T(1) });
-      await publish(ACTIVITY_SUBJECTS.callLogged, { call_log_id: newId(), contact_id: id, status: 'missed', occurred_at: T(2) });
+      await publish(MessagingEvents.TouchpointRecorded, { touchpoint_id: newId(), contact_id: id, channel: 'call', direction: 'outbound', status: 'completed', occurred_at: T(1) });
+      await publish(ActivitiesEvents.CallLogged, { call_log_id: newId(), contact_id: id, status: 'missed', occurred_at: T(2) });
       await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(2), engage: null }), { timeoutMs: 10_000 });
-      await publish(ACTIVITY_SUBJECTS.meetingScheduled, { meeting_id: newId(), contact_id: id, scheduled_start: T(59), occurred_at: T(3) });
+      await publish(ActivitiesEvents.MeetingScheduled, { meeting_id: newId(), contact_id: id, scheduled_start: T(59), occurred_at: T(3) });
       await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(3), engage: T(3) }), { timeoutMs: 10_000 });
       // The same contact id under another workspace is not this contact; a malformed event is skipped.
-      await publish(ACTIVITY_SUBJECTS.taskCompleted, { task_id: newId(), contact_id: id, completed_at: T(50) }, newId());
-      await publish(ACTIVITY_SUBJECTS.taskCompleted, { task_id: newId(), contact_id: 'not-a-uuid', completed_at: T(50) });
-      await publish(ACTIVITY_SUBJECTS.emailSent, { sent_email_id: newId(), contact_id: newId(), sent_at: T(50) });
-      await publish(ACTIVITY_SUBJECTS.taskCompleted, { task_id: newId(), contact_id: id, completed_at: T(4) });
+      await publish(ActivitiesEvents.TaskCompleted, { task_id: newId(), contact_id: id, completed_at: T(50) }, newId());
+      await publish(ActivitiesEvents.TaskCompleted, { task_id: newId(), contact_id: 'not-a-uuid', completed_at: T(50) });
+      await publish(MessagingEvents.EmailSent, { sent_email_id: newId(), contact_id: newId(), sent_at: T(50) });
+      await publish(ActivitiesEvents.TaskCompleted, { task_id: newId(), contact_id: id, completed_at: T(4) });
       await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(4), engage: T(3) }), { timeoutMs: 10_000 });
     });
 
     test('a time in the future counts as now', async () => {
       const id = (await h.people.contacts.create(ctx, { first_name: 'Skewed' })).id as string;
       const before = Date.now();
-      await publish(ACTIVITY_SUBJECTS.emailSent, { sent_email_id: newId(), contact_id: id, sent_at: '2099-01-01T00:00:00Z' });
+      await publish(MessagingEvents.EmailSent, { sent_email_id: newId(), contact_id: id, sent_at: '2099-01-01T00:00:00Z' });
       const { touch } = await expectEventually(async () => {
         const t = await timestamps(id);
         expect(t.touch).not.toBeNull();

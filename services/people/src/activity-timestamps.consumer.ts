@@ -1,19 +1,12 @@
 import { type CrmEvent, type EventBus, type Logger, type Subscription, isUuid, newEvent, parseDateTime } from '@crm/kit';
 import { contacts } from '@crm/people-contract';
-import type {
-  CallLoggedData,
-  EmailEventRecordedData,
-  EmailSentData,
-  MeetingScheduledData,
-  TaskCompletedData,
-  TouchpointRecordedData,
-} from '@crm/proto';
+import { ActivitiesEvents, type EventData, MessagingEvents, PeopleEvents } from '@crm/proto';
 import type { TransactionRunner } from '@crm/kit';
 
 /**
  * A contact's `last_touchpoint_at` (the last time anyone reached out to or dealt with the contact)
  * and `last_engagement_at` (the last time the contact responded), fed by the activity events that
- * messaging and activities publish (proto/crm/events/v1/activity-events.proto).
+ * messaging and activities publish (proto/crm/events/v1/messaging-events.proto and activities-events.proto).
  *
  * | event                                   | last_touchpoint_at | last_engagement_at |
  * |-----------------------------------------|--------------------|--------------------|
@@ -32,14 +25,14 @@ import type { TransactionRunner } from '@crm/kit';
  * Both only move forward: an event older than the stored value, or seen twice, changes nothing. A
  * time in the future (a skewed clock) counts as the time it is processed.
  */
-export const ACTIVITY_SUBJECTS = {
-  emailSent: 'crm.messaging.email.sent',
-  emailEvent: 'crm.messaging.email_event.recorded',
-  touchpoint: 'crm.messaging.touchpoint.recorded',
-  callLogged: 'crm.activities.call_log.logged',
-  meetingScheduled: 'crm.activities.meeting.scheduled',
-  taskCompleted: 'crm.activities.task.completed',
-} as const;
+export const ACTIVITY_SUBJECTS = [
+  MessagingEvents.EmailSent,
+  MessagingEvents.EmailEventRecorded,
+  MessagingEvents.TouchpointRecorded,
+  ActivitiesEvents.CallLogged,
+  ActivitiesEvents.MeetingScheduled,
+  ActivitiesEvents.TaskCompleted,
+] as const;
 
 /** What one event means for one contact; both times absent means it does not count. */
 export interface ActivityEffect {
@@ -75,34 +68,34 @@ export function interpretActivity(event: Pick<CrmEvent, 'type' | 'data'>): Inter
   };
 
   switch (event.type) {
-    case ACTIVITY_SUBJECTS.emailSent:
-      return effect(time('sent_at' satisfies keyof EmailSentData), { touch: true, engage: false }, 'sent_at');
-    case ACTIVITY_SUBJECTS.emailEvent: {
-      const kind = data.event_type as EmailEventRecordedData['event_type'];
-      const at = time('occurred_at' satisfies keyof EmailEventRecordedData);
+    case MessagingEvents.EmailSent:
+      return effect(time('sent_at' satisfies keyof EventData<typeof MessagingEvents.EmailSent>), { touch: true, engage: false }, 'sent_at');
+    case MessagingEvents.EmailEventRecorded: {
+      const kind = data.event_type as EventData<typeof MessagingEvents.EmailEventRecorded>['event_type'];
+      const at = time('occurred_at' satisfies keyof EventData<typeof MessagingEvents.EmailEventRecorded>);
       if (kind === 'reply') return effect(at, { touch: true, engage: true }, 'occurred_at');
       if (kind === 'open' || kind === 'click') return effect(at, { touch: false, engage: true }, 'occurred_at');
       // bounce and unsubscribe are not engagement; unknown kinds are left alone.
       return ignored;
     }
-    case ACTIVITY_SUBJECTS.touchpoint: {
-      const { status, direction } = data as Partial<TouchpointRecordedData>;
+    case MessagingEvents.TouchpointRecorded: {
+      const { status, direction } = data as Partial<EventData<typeof MessagingEvents.TouchpointRecorded>>;
       if (status !== 'completed') return ignored;
       return effect(time('occurred_at'), { touch: true, engage: direction === 'inbound' }, 'occurred_at');
     }
-    case ACTIVITY_SUBJECTS.callLogged: {
-      const { status, outcome } = data as Partial<CallLoggedData>;
+    case ActivitiesEvents.CallLogged: {
+      const { status, outcome } = data as Partial<EventData<typeof ActivitiesEvents.CallLogged>>;
       if (contactId === undefined || contactId === null || contactId === '') return ignored;
       if (status !== 'completed' && status !== 'missed') return ignored;
       return effect(time('occurred_at'), { touch: true, engage: status === 'completed' && outcome === 'connected' }, 'occurred_at');
     }
-    case ACTIVITY_SUBJECTS.meetingScheduled: {
+    case ActivitiesEvents.MeetingScheduled: {
       if (contactId === undefined || contactId === null || contactId === '') return ignored;
-      return effect(time('occurred_at' satisfies keyof MeetingScheduledData), { touch: true, engage: true }, 'occurred_at');
+      return effect(time('occurred_at' satisfies keyof EventData<typeof ActivitiesEvents.MeetingScheduled>), { touch: true, engage: true }, 'occurred_at');
     }
-    case ACTIVITY_SUBJECTS.taskCompleted: {
+    case ActivitiesEvents.TaskCompleted: {
       if (contactId === undefined || contactId === null || contactId === '') return ignored;
-      return effect(time('completed_at' satisfies keyof TaskCompletedData), { touch: true, engage: false }, 'completed_at');
+      return effect(time('completed_at' satisfies keyof EventData<typeof ActivitiesEvents.TaskCompleted>), { touch: true, engage: false }, 'completed_at');
     }
     default:
       return ignored;
@@ -150,7 +143,7 @@ export function createActivityTimestamps({ tx, log }: { tx: TransactionRunner; l
         const changed = [...(row.touch_moved ? ['last_touchpoint_at'] : []), ...(row.engage_moved ? ['last_engagement_at'] : [])];
         return {
           value: 'updated' as const,
-          events: [newEvent('crm.people.contact.updated', event.workspace_id, { id: row.id, changed, cause: event.type })],
+          events: [newEvent(PeopleEvents.ContactUpdated, event.workspace_id, { id: row.id, changed, cause: event.type })],
         };
       });
     },
@@ -173,7 +166,7 @@ export function subscribeActivityTimestamps(
 ): Promise<Subscription> {
   return bus.subscribe({
     durable,
-    subjects: Object.values(ACTIVITY_SUBJECTS),
+    subjects: [...ACTIVITY_SUBJECTS],
     handler: async (event) => {
       await timestamps.apply(event);
     },

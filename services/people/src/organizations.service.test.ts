@@ -3,6 +3,7 @@ import { organizations } from '@crm/people-contract';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type PeopleHarness, openPeople } from './testing/harness';
+import { PeopleEvents } from '@crm/proto';
 
 describe.each(sqlBackends())('organizations on $name', (backend) => {
   let h: PeopleHarness;
@@ -43,7 +44,7 @@ describe.each(sqlBackends())('organizations on $name', (backend) => {
       ]),
     );
     await expect(h.people.organizations.update(ctx, created.id as string, { name: null })).rejects.toMatchObject({ code: 'validation_failed' });
-    await expectEventually(() => expect(h.eventsOf('crm.people.organization.updated').map((e) => e.data.id)).toContain(created.id));
+    await expectEventually(() => expect(h.eventsOf(PeopleEvents.OrganizationUpdated).map((e) => e.data.id)).toContain(created.id));
   });
 
   test('the same domain may belong to several organizations; svc_uid may not', async () => {
@@ -102,8 +103,8 @@ describe.each(sqlBackends())('organizations on $name', (backend) => {
     }
     expect((await h.people.contacts.get(ws, other.id as string)).organization_id).toBe(kept);
     await expectEventually(() => {
-      expect(h.eventsOf('crm.people.organization.deleted').find((e) => e.data.id === doomed)).toBeDefined();
-      const cleared = h.eventsOf('crm.people.contact.updated').filter((e) => members.some((m) => m.id === e.data.id));
+      expect(h.eventsOf(PeopleEvents.OrganizationDeleted).find((e) => e.data.id === doomed)).toBeDefined();
+      const cleared = h.eventsOf(PeopleEvents.ContactUpdated).filter((e) => members.some((m) => m.id === e.data.id));
       expect(cleared.map((e) => e.data.changed)).toEqual([['organization_id'], ['organization_id']]);
     });
     await expect(h.people.organizations.delete({ workspaceId: otherWs }, kept)).rejects.toMatchObject({ code: 'not_found' });

@@ -1,7 +1,23 @@
 import * as grpc from '@grpc/grpc-js';
-import { type CrmEvent, type EventBus, type SqlClient, CrmError, createCursorCodec, createLogger, createMemoryBus, createOutboxRelay, newId, parseListQuery, runMigrations, startGrpcServer, toStruct, unary, type RunningGrpcServer } from '@crm/kit';
+import {
+  type CrmEvent,
+  type EventBus,
+  type SqlClient,
+  CrmError,
+  createCursorCodec,
+  createLogger,
+  createMemoryBus,
+  createOutboxRelay,
+  newId,
+  parseListQuery,
+  runMigrations,
+  startGrpcServer,
+  toStruct,
+  unary,
+  type RunningGrpcServer,
+} from '@crm/kit';
 import { contacts } from '@crm/people-contract';
-import { loadPeople } from '@crm/proto';
+import { PeopleEvents, loadPeople } from '@crm/proto';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { migrations } from './migrations';
@@ -54,7 +70,7 @@ describe.each(sqlBackends())('people service on $name', (backend) => {
     expect(created.created_at).not.toBe('1999-01-01T00:00:00.000Z');
     expect(created.last_engagement_at).toBeNull();
     expect(await people.contacts.get(ws, created.id as string)).toEqual(created);
-    await expectEventually(() => expect(received.map((e) => [e.type, e.data.id])).toContainEqual(['crm.people.contact.created', created.id]));
+    await expectEventually(() => expect(received.map((e) => [e.type, e.data.id])).toContainEqual([PeopleEvents.ContactCreated, created.id]));
   });
 
   test('email is unique per workspace, case-insensitively, and free in another workspace', async () => {
@@ -92,7 +108,7 @@ describe.each(sqlBackends())('people service on $name', (backend) => {
     await expect(people.contacts.update(ctx, c.id as string, { first_name: null, last_name: null })).rejects.toMatchObject({ code: 'validation_failed' });
     expect(await people.contacts.get(ws, c.id as string)).toMatchObject({ first_name: 'Linus', last_name: 'T' });
     await expectEventually(() =>
-      expect(received.find((e) => e.type === 'crm.people.contact.updated' && e.data.id === c.id)?.data.changed).toEqual(
+      expect(received.find((e) => e.type === PeopleEvents.ContactUpdated && e.data.id === c.id)?.data.changed).toEqual(
         expect.arrayContaining(['city', 'country', 'extra', 'stage_note']),
       ),
     );
@@ -114,7 +130,7 @@ describe.each(sqlBackends())('people service on $name', (backend) => {
     await expect(people.contacts.get(ws, c.id as string)).rejects.toMatchObject({ code: 'not_found' });
     await expect(people.contacts.delete(ctx, c.id as string)).rejects.toMatchObject({ code: 'not_found' });
     await expectEventually(() =>
-      expect(received.find((e) => e.type === 'crm.people.contact.deleted' && e.data.id === c.id)).toMatchObject({
+      expect(received.find((e) => e.type === PeopleEvents.ContactDeleted && e.data.id === c.id)).toMatchObject({
         workspace_id: ws,
         data: { id: c.id, svc_uid: 'ext-gone' },
       }),

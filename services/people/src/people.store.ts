@@ -1,5 +1,18 @@
-import { type CrmEvent, type CursorCodec, type FieldValue, type PendingWrite, type ResourceStore, type SqlClient, type SqlQueryable, type WriteContext, CrmError, createResourceStore, newEvent } from '@crm/kit';
+import {
+  type CrmEvent,
+  type CursorCodec,
+  type FieldValue,
+  type PendingWrite,
+  type ResourceStore,
+  type SqlClient,
+  type SqlQueryable,
+  type WriteContext,
+  CrmError,
+  createResourceStore,
+  newEvent,
+} from '@crm/kit';
 import { contacts, organizations, pools } from '@crm/people-contract';
+import { PeopleEvents } from '@crm/proto';
 import { removeContactMemberships } from './pool-members.store';
 
 export interface StoreDeps {
@@ -30,7 +43,7 @@ export function createContactsStore({ db, cursors, afterCommit }: StoreDeps): Re
   return createResourceStore({
     db,
     spec: contacts,
-    eventPrefix: 'crm.people',
+    subjects: { created: PeopleEvents.ContactCreated, updated: PeopleEvents.ContactUpdated, deleted: PeopleEvents.ContactDeleted },
     cursors,
     afterCommit,
     beforeWrite: checkOrganization,
@@ -48,14 +61,18 @@ async function clearOrganization(tx: SqlQueryable, ctx: WriteContext, organizati
       WHERE workspace_id = $1::uuid AND organization_id = $2::uuid RETURNING id`,
     [ctx.workspaceId, organizationId, new Date().toISOString()],
   );
-  return rows.map((r) => newEvent('crm.people.contact.updated', ctx.workspaceId, { id: r.id, changed: ['organization_id'] }));
+  return rows.map((r) => newEvent(PeopleEvents.ContactUpdated, ctx.workspaceId, { id: r.id, changed: ['organization_id'] }));
 }
 
 export function createOrganizationsStore({ db, cursors, afterCommit }: StoreDeps): ResourceStore {
   return createResourceStore({
     db,
     spec: organizations,
-    eventPrefix: 'crm.people',
+    subjects: {
+      created: PeopleEvents.OrganizationCreated,
+      updated: PeopleEvents.OrganizationUpdated,
+      deleted: PeopleEvents.OrganizationDeleted,
+    },
     cursors,
     afterCommit,
     onDelete: (tx, ctx, record) => clearOrganization(tx, ctx, record.id as string),
@@ -64,5 +81,11 @@ export function createOrganizationsStore({ db, cursors, afterCommit }: StoreDeps
 
 /** Pools: their memberships go with them (foreign key cascade), without an event each. */
 export function createPoolsStore({ db, cursors, afterCommit }: StoreDeps): ResourceStore {
-  return createResourceStore({ db, spec: pools, eventPrefix: 'crm.people', cursors, afterCommit });
+  return createResourceStore({
+    db,
+    spec: pools,
+    subjects: { created: PeopleEvents.PoolCreated, updated: PeopleEvents.PoolUpdated, deleted: PeopleEvents.PoolDeleted },
+    cursors,
+    afterCommit,
+  });
 }

@@ -1,6 +1,24 @@
-import { type ApiRecord, type CrmEvent, type CursorCodec, type FieldIssue, type ResourceStore, type SqlClient, type SqlQueryable, type WriteContext, CrmError, createResourceStore, isUuid, newEvent, newId, rowToRecord, selectColumns, validateWrite } from '@crm/kit';
-import { MAX_POOL_MEMBERS_PER_CALL, poolContacts, pools } from '@crm/people-contract';
-import type { TransactionRunner } from '@crm/kit';
+import {
+  type ApiRecord,
+  type CrmEvent,
+  type CursorCodec,
+  type FieldIssue,
+  type ResourceStore,
+  type SqlClient,
+  type SqlQueryable,
+  type TransactionRunner,
+  type WriteContext,
+  CrmError,
+  createResourceStore,
+  isUuid,
+  newEvent,
+  newId,
+  rowToRecord,
+  selectColumns,
+  validateWrite,
+} from '@crm/kit';
+import { MAX_POOL_MEMBERS_PER_CALL, PeopleError, PeopleErrorCode, poolContacts, pools } from '@crm/people-contract';
+import { PeopleEvents } from '@crm/proto';
 
 /**
  * Pool memberships and the pool's `contacts_count`, kept exact in the transaction of every change.
@@ -38,7 +56,6 @@ export interface PoolMembersDeps {
 }
 
 const COLUMNS = selectColumns(poolContacts);
-const event = (ctx: WriteContext, type: string, data: Record<string, unknown>) => newEvent(`crm.people.${type}`, ctx.workspaceId, data);
 
 /** The existing contacts among `ids`, locked against deletion until the transaction ends. */
 async function lockContacts(tx: SqlQueryable, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -58,12 +75,13 @@ async function lockPool(tx: SqlQueryable, workspaceId: string, poolId: string): 
 }
 
 /** Moves the (locked) pool's count by `delta`; a changed count is a change of the pool record. */
-async function adjustCount(tx: SqlQueryable, poolId: string, delta: number, at: string): Promise<number> {
+async function adjustCount(tx: SqlQueryable, workspaceId: string, poolId: string, delta: number, at: string): Promise<number> {
   const { rows } = await tx.query<{ contacts_count: number }>(
     delta === 0
-      ? `SELECT contacts_count FROM pools WHERE id = $1::uuid`
-      : `UPDATE pools SET contacts_count = contacts_count + $2::int, updated_at = $3::timestamptz WHERE id = $1::uuid RETURNING contacts_count`,
-    delta === 0 ? [poolId] : [poolId, delta, at],
+      ? `SELECT contacts_count FROM pools WHERE workspace_id = $1::uuid AND id = $2::uuid`
+      : `UPDATE pools SET contacts_count = contacts_count + $3::int, updated_at = $4::timestamptz
+          WHERE workspace_id = $1::uuid AND id = $2::uuid RETURNING contacts_count`,
+    delta === 0 ? [workspaceId, poolId] : [workspaceId, poolId, delta, at],
   );
   return rows[0]!.contacts_count;
 }
@@ -95,8 +113,10 @@ function checkIds(contactIds: readonly string[]): string[] {
  */
 export async function removeContactMemberships(tx: SqlQueryable, ctx: WriteContext, contactId: string): Promise<CrmEvent[]> {
   const { rows: poolRows } = await tx.query<{ id: string }>(
-    `SELECT id FROM pools WHERE id IN (SELECT pool_id FROM pool_contacts WHERE contact_id = $1::uuid)
-       AND workspace_id = $2::uuid ORDER BY id FOR NO KEY UPDATE`,
+    `SELECT id FROM pools
+      WHERE workspace_id = $2::uuid
+        AND id IN (SELECT pool_id FROM pool_contacts WHERE workspace_id = $2::uuid AND contact_id = $1::uuid)
+      ORDER BY id FOR NO KEY UPDATE`,
     [contactId, ctx.workspaceId],
   );
   if (poolRows.length === 0) return [];
@@ -108,11 +128,17 @@ export async function removeContactMemberships(tx: SqlQueryable, ctx: WriteConte
   await tx.query(
     `UPDATE pools SET contacts_count = pools.contacts_count - gone.n, updated_at = $2::timestamptz
        FROM (SELECT pool_id, count(*)::int AS n FROM unnest($1::uuid[]) AS pool_id GROUP BY pool_id) AS gone
-      WHERE pools.id = gone.pool_id`,
-    [removed.map((r) => r.pool_id), new Date().toISOString()],
+      WHERE pools.workspace_id = $3::uuid AND pools.id = gone.pool_id`,
+    [removed.map((r) => r.pool_id), new Date().toISOString(), ctx.workspaceId],
   );
   return removed.map((r) =>
-    event(ctx, 'pool_contact.deleted', { id: r.id, pool_id: r.pool_id, contact_id: contactId, svc_uid: r.svc_uid, cause: 'contact_deleted' }),
+    newEvent(PeopleEvents.PoolContactDeleted, ctx.workspaceId, {
+      id: r.id,
+      pool_id: r.pool_id,
+      contact_id: contactId,
+      svc_uid: r.svc_uid,
+      cause: 'contact_deleted',
+    }),
   );
 }
 
@@ -121,7 +147,8 @@ export async function removeContactMemberships(tx: SqlQueryable, ctx: WriteConte
  * move the pool's count), never updated.
  */
 export function createPoolContactsStore({ db, cursors, tx }: PoolMembersDeps): ResourceStore {
-  const generic = createResourceStore({ db, spec: poolContacts, eventPrefix: 'crm.people', cursors });
+  // Reads only: creates and deletes below publish their own events.
+  const generic = createResourceStore({ db, spec: poolContacts, cursors });
   return {
     spec: poolContacts,
     list: (workspaceId, query) => generic.list(workspaceId, query),
@@ -138,7 +165,7 @@ export function createPoolContactsStore({ db, cursors, tx }: PoolMembersDeps): R
         const issues: FieldIssue[] = [];
         if (!poolExists) issues.push({ field: 'pool_id', message: 'no pool with this id in the workspace' });
         if (!contactExists) issues.push({ field: 'contact_id', message: 'no contact with this id in the workspace' });
-        if (issues.length) throw CrmError.validation(issues);
+        if (issues.length) throw new PeopleError(PeopleErrorCode.UnknownReference, CrmError.validation(issues).message, issues);
         const id = newId();
         const now = new Date().toISOString();
         const { rows } = await q.query(
@@ -149,19 +176,22 @@ export function createPoolContactsStore({ db, cursors, tx }: PoolMembersDeps): R
           [id, ctx.workspaceId, values.fields.svc_uid ?? null, poolId, contactId, addedBy, now, JSON.stringify(values.customSet)],
         );
         if (!rows[0]) {
-          throw new CrmError('conflict', 'this contact is already a member of the pool', { field: 'contact_id' });
+          throw new PeopleError(PeopleErrorCode.AlreadyMember, 'this contact is already a member of the pool', { field: 'contact_id' });
         }
-        await adjustCount(q, poolId, 1, now);
+        await adjustCount(q, ctx.workspaceId, poolId, 1, now);
         const created = rowToRecord(poolContacts, rows[0]);
         return {
           value: created,
-          events: [event(ctx, 'pool_contact.created', { id, pool_id: poolId, contact_id: contactId, added_by: addedBy })],
+          events: [newEvent(PeopleEvents.PoolContactCreated, ctx.workspaceId, { id, pool_id: poolId, contact_id: contactId, added_by: addedBy })],
         };
       });
     },
 
     async update() {
-      throw new CrmError('method_not_allowed', 'pool memberships cannot be changed: delete the membership and create another');
+      throw new PeopleError(
+        PeopleErrorCode.MembershipImmutable,
+        'pool memberships cannot be changed: delete the membership and create another',
+      );
     },
 
     async delete(ctx, id) {
@@ -179,9 +209,15 @@ export function createPoolContactsStore({ db, cursors, tx }: PoolMembersDeps): R
         // Gone meanwhile: removed in bulk, or with its pool or contact.
         if (!rows[0]) throw CrmError.notFound(poolContacts.singular);
         const record = rowToRecord(poolContacts, rows[0]);
-        await adjustCount(q, record.pool_id as string, -1, new Date().toISOString());
-        const data = { id, pool_id: record.pool_id, contact_id: record.contact_id, svc_uid: record.svc_uid, cause: 'removed' };
-        return { value: undefined, events: [event(ctx, 'pool_contact.deleted', data)] };
+        await adjustCount(q, ctx.workspaceId, String(record.pool_id), -1, new Date().toISOString());
+        const data = {
+          id,
+          pool_id: String(record.pool_id),
+          contact_id: String(record.contact_id),
+          svc_uid: (record.svc_uid as string | null) ?? null,
+          cause: 'removed',
+        };
+        return { value: undefined, events: [newEvent(PeopleEvents.PoolContactDeleted, ctx.workspaceId, data)] };
       });
     },
   };
@@ -213,7 +249,7 @@ export function createPoolMembers({ tx }: Pick<PoolMembersDeps, 'tx'>): PoolMemb
           );
           added = new Set(rows.map((r) => r.contact_id));
         }
-        const count = await adjustCount(q, poolId, added.size, now);
+        const count = await adjustCount(q, ctx.workspaceId, poolId, added.size, now);
         const result: AddMembersResult = {
           added: ids.filter((id) => added.has(id)),
           already_members: ids.filter((id) => existing.has(id) && !added.has(id)),
@@ -221,7 +257,14 @@ export function createPoolMembers({ tx }: Pick<PoolMembersDeps, 'tx'>): PoolMemb
           contacts_count: count,
         };
         const events = result.added.length
-          ? [event(ctx, 'pool.members_added', { id: poolId, contact_ids: result.added, added_by: addedBy, contacts_count: count })]
+          ? [
+              newEvent(PeopleEvents.PoolMembersAdded, ctx.workspaceId, {
+                id: poolId,
+                contact_ids: result.added,
+                added_by: addedBy,
+                contacts_count: count,
+              }),
+            ]
           : [];
         return { value: result, events };
       });
@@ -242,7 +285,7 @@ export function createPoolMembers({ tx }: Pick<PoolMembersDeps, 'tx'>): PoolMemb
           [ctx.workspaceId, ids.filter((id) => !removed.has(id))],
         );
         const existing = new Set(contactRows.map((r) => r.id));
-        const count = await adjustCount(q, poolId, -removed.size, new Date().toISOString());
+        const count = await adjustCount(q, ctx.workspaceId, poolId, -removed.size, new Date().toISOString());
         const result: RemoveMembersResult = {
           removed: ids.filter((id) => removed.has(id)),
           not_members: ids.filter((id) => existing.has(id)),
@@ -250,7 +293,7 @@ export function createPoolMembers({ tx }: Pick<PoolMembersDeps, 'tx'>): PoolMemb
           contacts_count: count,
         };
         const events = result.removed.length
-          ? [event(ctx, 'pool.members_removed', { id: poolId, contact_ids: result.removed, contacts_count: count })]
+          ? [newEvent(PeopleEvents.PoolMembersRemoved, ctx.workspaceId, { id: poolId, contact_ids: result.removed, contacts_count: count })]
           : [];
         return { value: result, events };
       });

@@ -3,6 +3,7 @@ import { poolContacts, pools } from '@crm/people-contract';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type PeopleHarness, openPeople } from './testing/harness';
+import { PeopleEvents } from '@crm/proto';
 
 /** Pools, memberships, bulk members and the exact contacts_count, against PGlite and Postgres. */
 describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
@@ -37,7 +38,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
         region: 'emea',
       });
       expect(created.created_at).toMatch(/\.\d{3}Z$/);
-      await expectEventually(() => expect(h.eventsOf('crm.people.pool.created').map((e) => e.data.id)).toContain(created.id));
+      await expectEventually(() => expect(h.eventsOf(PeopleEvents.PoolCreated).map((e) => e.data.id)).toContain(created.id));
     });
 
     test('validation: name required and never null, visibility an enum, owner_id a UUID', async () => {
@@ -88,7 +89,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
       expect(await actualCount(id)).toBe(0);
       for (const c of members) await expect(h.people.contacts.get(ws, c)).resolves.toBeDefined();
       await expect(h.people.pools.get(ws, id)).rejects.toMatchObject({ code: 'not_found' });
-      await expectEventually(() => expect(h.eventsOf('crm.people.pool.deleted').map((e) => e.data.id)).toContain(id));
+      await expectEventually(() => expect(h.eventsOf(PeopleEvents.PoolDeleted).map((e) => e.data.id)).toContain(id));
     });
   });
 
@@ -103,7 +104,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
       expect(await countOf(p)).toBe(1);
       expect(await h.people.poolContacts.get(ws, created.id as string)).toEqual(created);
       await expectEventually(() =>
-        expect(h.eventsOf('crm.people.pool_contact.created').find((e) => e.data.id === created.id)?.data).toEqual({
+        expect(h.eventsOf(PeopleEvents.PoolContactCreated).find((e) => e.data.id === created.id)?.data).toEqual({
           id: created.id,
           pool_id: p,
           contact_id: c,
@@ -181,7 +182,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
       await expect(h.people.poolContacts.delete(ctx, m.id as string)).rejects.toMatchObject({ code: 'not_found' });
       await expect(h.people.poolContacts.delete({ workspaceId: otherWs }, m.id as string)).rejects.toMatchObject({ code: 'not_found' });
       await expectEventually(() =>
-        expect(h.eventsOf('crm.people.pool_contact.deleted').find((e) => e.data.id === m.id)?.data).toMatchObject({
+        expect(h.eventsOf(PeopleEvents.PoolContactDeleted).find((e) => e.data.id === m.id)?.data).toMatchObject({
           pool_id: p,
           contact_id: c,
           svc_uid: m.svc_uid,
@@ -205,7 +206,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
       const members = await h.people.poolContacts.list(ws, parseListQuery(poolContacts, { pool_id: p }));
       expect(members.data.filter((m) => m.contact_id !== a).every((m) => m.added_by === user)).toBe(true);
       await expectEventually(() => {
-        const events = h.eventsOf('crm.people.pool.members_added').filter((e) => e.data.id === p);
+        const events = h.eventsOf(PeopleEvents.PoolMembersAdded).filter((e) => e.data.id === p);
         expect(events.map((e) => e.data)).toEqual([
           { id: p, contact_ids: [a], added_by: user, contacts_count: 1 },
           { id: p, contact_ids: [b, c], added_by: user, contacts_count: 3 },
@@ -213,7 +214,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
       });
       const unchanged = await h.people.members.add(ctx, p, [a, b]);
       expect(unchanged).toEqual({ added: [], already_members: [a, b], not_found: [], contacts_count: 3 });
-      expect(h.eventsOf('crm.people.pool_contact.created').filter((e) => e.data.pool_id === p)).toEqual([]);
+      expect(h.eventsOf(PeopleEvents.PoolContactCreated).filter((e) => e.data.pool_id === p)).toEqual([]);
     });
 
     test('remove reports removed, non-members and unknown ids', async () => {
@@ -229,7 +230,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
       });
       expect(await actualCount(p)).toBe(1);
       await expectEventually(() =>
-        expect(h.eventsOf('crm.people.pool.members_removed').find((e) => e.data.id === p)?.data).toEqual({
+        expect(h.eventsOf(PeopleEvents.PoolMembersRemoved).find((e) => e.data.id === p)?.data).toEqual({
           id: p,
           contact_ids: [a],
           contacts_count: 1,
@@ -267,7 +268,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
     await expectEventually(() =>
       expect(
         h
-          .eventsOf('crm.people.pool_contact.deleted')
+          .eventsOf(PeopleEvents.PoolContactDeleted)
           .filter((e) => e.data.contact_id === gone)
           .map((e) => [e.data.pool_id, e.data.cause])
           .sort(),
@@ -276,7 +277,7 @@ describe.each(sqlBackends())('pools and memberships on $name', (backend) => {
         [p2, 'contact_deleted'],
       ].sort()),
     );
-    expect(h.eventsOf('crm.people.pool_contact.deleted').some((e) => e.data.id === m2.id)).toBe(true);
+    expect(h.eventsOf(PeopleEvents.PoolContactDeleted).some((e) => e.data.id === m2.id)).toBe(true);
   });
 
   test('contacts_count stays exact under concurrent membership changes and contact deletions', async () => {

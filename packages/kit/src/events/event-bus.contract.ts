@@ -3,7 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { expectEventually } from '../testing/expect-eventually';
-import { newEvent, type CrmEvent, type DeliveryMeta, type EventBus, type EventHandler } from './event-bus';
+import { newRawEvent, type CrmEvent, type DeliveryMeta, type EventBus, type EventHandler } from './event-bus';
 
 /**
  * The behaviour every EventBus implementation must show, run against the in-process bus and against
@@ -96,7 +96,7 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
       async () => {
         const rec = recorder();
         await bus.subscribe({ durable: durable('basic'), subjects: [`${p}.people.>`], handler: rec.handler() });
-        const event = newEvent(`${p}.people.contact.created`, WORKSPACE, {
+        const event = newRawEvent(`${p}.people.contact.created`, WORKSPACE, {
           contact_id: '0196a7b4-0000-7000-8000-000000000001',
           email: 'ada@example.com',
           tags: ['a', 'b'],
@@ -123,11 +123,11 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
       async () => {
         const rec = recorder();
         await bus.subscribe({ durable: durable('dedup'), subjects: [`${p}.>`], handler: rec.handler(), concurrency: 1 });
-        const event = newEvent(`${p}.people.contact.created`, WORKSPACE, { n: 1 });
+        const event = newRawEvent(`${p}.people.contact.created`, WORKSPACE, { n: 1 });
         await bus.publish(event);
         await bus.publish(event);
         // A later event, delivered in order after the duplicate would have been.
-        const sentinel = newEvent(`${p}.people.contact.updated`, WORKSPACE, { n: 2 });
+        const sentinel = newRawEvent(`${p}.people.contact.updated`, WORKSPACE, { n: 2 });
         await bus.publish(sentinel);
 
         await expectEventually(() => expect(rec.ids()).toContain(sentinel.id));
@@ -148,7 +148,7 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
             if (deliveries.length === 1) throw new Error('transient failure');
           },
         });
-        await bus.publish(newEvent(`${p}.people.contact.deleted`, WORKSPACE, {}));
+        await bus.publish(newRawEvent(`${p}.people.contact.deleted`, WORKSPACE, {}));
 
         await expectEventually(() => expect(deliveries).toEqual([1, 2]));
       },
@@ -161,7 +161,7 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
         const rec = recorder();
         await bus.subscribe({ durable: durable('people'), subjects: [`${p}.>`], handler: rec.handler('people') });
         await bus.subscribe({ durable: durable('flows'), subjects: [`${p}.>`], handler: rec.handler('flows') });
-        const events = [1, 2, 3].map((n) => newEvent(`${p}.people.contact.deleted`, WORKSPACE, { n }));
+        const events = [1, 2, 3].map((n) => newRawEvent(`${p}.people.contact.deleted`, WORKSPACE, { n }));
         for (const event of events) await bus.publish(event);
 
         const ids = events.map((e) => e.id).sort();
@@ -180,7 +180,7 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
         const rec = recorder();
         await bus.subscribe({ durable: durable('shared'), subjects: [`${p}.>`], handler: rec.handler('a'), concurrency: 2 });
         await bus.subscribe({ durable: durable('shared'), subjects: [`${p}.>`], handler: rec.handler('b'), concurrency: 2 });
-        const events = Array.from({ length: 20 }, (_, n) => newEvent(`${p}.people.contact.updated`, WORKSPACE, { n }));
+        const events = Array.from({ length: 20 }, (_, n) => newRawEvent(`${p}.people.contact.updated`, WORKSPACE, { n }));
         await Promise.all(events.map((event) => bus.publish(event)));
 
         await expectEventually(() => expect(new Set(rec.ids()).size).toBe(events.length));
@@ -196,7 +196,7 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
         const first = await bus.subscribe({ durable: durable('handover'), subjects: [`${p}.>`], handler: rec.handler('first') });
         await bus.subscribe({ durable: durable('handover'), subjects: [`${p}.>`], handler: rec.handler('second') });
         await first.stop();
-        const events = Array.from({ length: 5 }, (_, n) => newEvent(`${p}.people.contact.updated`, WORKSPACE, { n }));
+        const events = Array.from({ length: 5 }, (_, n) => newRawEvent(`${p}.people.contact.updated`, WORKSPACE, { n }));
         for (const event of events) await bus.publish(event);
 
         await expectEventually(() => expect(rec.ids().sort()).toEqual(events.map((e) => e.id).sort()));
@@ -217,7 +217,7 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
         });
         await bus.subscribe({ durable: durable('people'), subjects: [`${p}.people.>`], handler: rec.handler('people'), concurrency: 1 });
         const publish = async (type: string) => {
-          const event = newEvent(`${p}.${type}`, WORKSPACE, {});
+          const event = newRawEvent(`${p}.${type}`, WORKSPACE, {});
           await bus.publish(event);
           return event.id;
         };
@@ -245,7 +245,7 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
       async () => {
         const rec = recorder();
         await bus.subscribe({ durable: durable('traced'), subjects: [`${p}.>`], handler: rec.handler() });
-        const event = newEvent(`${p}.people.contact.deleted`, WORKSPACE, {});
+        const event = newRawEvent(`${p}.people.contact.deleted`, WORKSPACE, {});
         const producer = await trace.getTracer('contract').startActiveSpan('POST /v1/contacts', async (span) => {
           await bus.publish(event);
           span.end();
@@ -270,7 +270,7 @@ export function runEventBusContract(name: string, factory: () => Promise<EventBu
     );
 
     test('publishing an event whose type is not a concrete subject is refused', async () => {
-      const event = newEvent(`${p}.people.contact.created`, WORKSPACE, {});
+      const event = newRawEvent(`${p}.people.contact.created`, WORKSPACE, {});
       await expect(bus.publish({ ...event, type: `${p}.people.*.created` })).rejects.toThrow(/subject/);
       await expect(bus.publish({ ...event, type: `${p}..created` })).rejects.toThrow(/subject/);
     });

@@ -1,3 +1,4 @@
+import type { EventData, EventSubject } from '@crm/proto';
 import { v7 as uuidv7 } from 'uuid';
 import { createLogger, type Logger } from '../logger';
 import { backoffMs } from './concurrency';
@@ -90,11 +91,28 @@ export function defaultRetryDelayMs(deliveryCount: number): number {
   return backoffMs(deliveryCount, 200, 30_000);
 }
 
-/** Mints an event: fresh UUIDv7 id, occurred now. */
-export function newEvent<D extends object>(type: string, workspace_id: string, data: D): CrmEvent<D> {
+/** An event of the catalog, as a producer describes it: its subject and the matching payload. */
+export type EventInit = { [S in EventSubject]: { type: S; data: EventData<S> } }[EventSubject];
+
+/**
+ * Mints an event of the catalog (proto/crm/events/v1): fresh UUIDv7 id, occurred now. The subject
+ * is one of the generated constants (`PeopleEvents.ContactCreated`) and the payload must have the
+ * shape its message declares.
+ */
+export function newEvent<S extends EventSubject>(type: S, workspace_id: string, data: EventData<S>): CrmEvent<EventData<S>> {
+  return newRawEvent(type, workspace_id, data);
+}
+
+/** Mints an event of any subject: the bus machinery and its tests. Services use newEvent. */
+export function newRawEvent<D extends object>(type: string, workspace_id: string, data: D): CrmEvent<D> {
   const event = { id: uuidv7(), type, workspace_id, occurred_at: new Date().toISOString(), data };
   assertPublishable(event);
   return event;
+}
+
+/** Narrows a delivered event to a subject of the catalog (its payload still came off the wire). */
+export function isEventOf<S extends EventSubject>(event: CrmEvent, subject: S): event is CrmEvent<EventData<S>> {
+  return event.type === subject;
 }
 
 /** Refuses, at the producer, an event that no consumer could ever receive. */

@@ -1,5 +1,5 @@
 import { runEventBusContract } from './event-bus.contract';
-import { newEvent, type EventHandler } from './event-bus';
+import { newRawEvent, type EventHandler } from './event-bus';
 import { createMemoryBus } from './memory-bus';
 
 const WORKSPACE = '0196a7b4-3c2d-7e5f-8a9b-0c1d2e3f4a5b';
@@ -19,8 +19,8 @@ describe('memory bus without a log', () => {
       handled.push(`slow:${event.id}`);
     };
     await bus.subscribe({ durable: 'slow', subjects: ['crm.>'], handler: slow });
-    await bus.subscribe({ durable: 'fast', subjects: ['crm.people.>'], handler: async (e) => void handled.push(`fast:${e.id}`) });
-    const event = newEvent('crm.people.contact.deleted', WORKSPACE, {});
+    await bus.subscribe({ durable: 'fast', subjects: ['crm.sales.>'], handler: async (e) => void handled.push(`fast:${e.id}`) });
+    const event = newRawEvent('crm.sales.contact.deleted', WORKSPACE, {});
 
     await bus.publish(event);
 
@@ -42,7 +42,7 @@ describe('memory bus without a log', () => {
         if (!flakyRecovers) throw new Error('database unavailable');
       },
     });
-    const event = newEvent('crm.people.contact.deleted', WORKSPACE, {});
+    const event = newRawEvent('crm.sales.contact.deleted', WORKSPACE, {});
 
     await expect(bus.publish(event)).rejects.toThrow(/not handled by flaky/);
     expect(healthy).toEqual([1]);
@@ -68,7 +68,7 @@ describe('memory bus without a log', () => {
         throw new Error('always fails');
       },
     });
-    const event = newEvent('crm.people.contact.deleted', WORKSPACE, {});
+    const event = newRawEvent('crm.sales.contact.deleted', WORKSPACE, {});
 
     await expect(bus.publish(event)).rejects.toThrow();
     await bus.publish(event);
@@ -81,7 +81,7 @@ describe('memory bus without a log', () => {
     const bus = createMemoryBus({ duplicateWindowMs: 120_000, now: () => clock, onError: quiet });
     const seen: string[] = [];
     await bus.subscribe({ durable: 'audit', subjects: ['crm.>'], handler: async (e) => void seen.push(e.id) });
-    const event = newEvent('crm.people.contact.deleted', WORKSPACE, {});
+    const event = newRawEvent('crm.sales.contact.deleted', WORKSPACE, {});
 
     await bus.publish(event);
     clock += 119_000;
@@ -98,7 +98,7 @@ describe('memory bus without a log', () => {
     const seen: string[] = [];
     const subscription = await bus.subscribe({ durable: 'people', subjects: ['crm.>'], handler: async (e) => void seen.push(e.id) });
     await subscription.stop();
-    const event = newEvent('crm.people.contact.deleted', WORKSPACE, {});
+    const event = newRawEvent('crm.sales.contact.deleted', WORKSPACE, {});
 
     await expect(bus.publish(event)).rejects.toThrow(/no active subscriber/);
 
@@ -126,7 +126,7 @@ describe('memory bus without a log', () => {
       },
     });
     const publishing = Promise.all(
-      Array.from({ length: 6 }, (_, n) => bus.publish(newEvent('crm.people.contact.updated', WORKSPACE, { n }))),
+      Array.from({ length: 6 }, (_, n) => bus.publish(newRawEvent('crm.sales.contact.updated', WORKSPACE, { n }))),
     );
     await new Promise((resolve) => setImmediate(resolve));
     expect(running).toBe(2);
@@ -141,7 +141,7 @@ describe('memory bus without a log', () => {
     const by: string[] = [];
     await bus.subscribe({ durable: 'shared', subjects: ['crm.>'], handler: async () => void by.push('a') });
     await bus.subscribe({ durable: 'shared', subjects: ['crm.>'], handler: async () => void by.push('b') });
-    for (let n = 0; n < 4; n++) await bus.publish(newEvent('crm.people.contact.updated', WORKSPACE, { n }));
+    for (let n = 0; n < 4; n++) await bus.publish(newRawEvent('crm.sales.contact.updated', WORKSPACE, { n }));
     expect(by).toEqual(['a', 'b', 'a', 'b']);
     await bus.close();
   });
@@ -157,7 +157,7 @@ describe('memory bus without a log', () => {
       },
     });
     await bus.subscribe({ durable: 'reader', subjects: ['crm.>'], handler: async (e) => void seen.push(e.data) });
-    await bus.publish(newEvent('crm.people.contact.updated', WORKSPACE, { n: 1 }));
+    await bus.publish(newRawEvent('crm.sales.contact.updated', WORKSPACE, { n: 1 }));
     expect(seen).toEqual([{ n: 1 }]);
     await bus.close();
   });
@@ -165,6 +165,6 @@ describe('memory bus without a log', () => {
   test('a closed bus refuses to publish', async () => {
     const bus = createMemoryBus();
     await bus.close();
-    await expect(bus.publish(newEvent('crm.people.contact.updated', WORKSPACE, {}))).rejects.toThrow(/closed/);
+    await expect(bus.publish(newRawEvent('crm.sales.contact.updated', WORKSPACE, {}))).rejects.toThrow(/closed/);
   });
 });

@@ -4,7 +4,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { expectEventually } from '../testing/expect-eventually';
 import { serviceAvailable, TEST_NATS_URL } from '../testing/reachability';
 import { runEventBusContract } from './event-bus.contract';
-import { newEvent, type EventBus } from './event-bus';
+import { newRawEvent, type EventBus } from './event-bus';
 import { createNatsBus } from './nats-bus';
 
 const WORKSPACE = '0196a7b4-3c2d-7e5f-8a9b-0c1d2e3f4a5b';
@@ -64,13 +64,13 @@ const deleteStream = (name: string) => withManager((jsm) => jsm.streams.delete(n
       });
       const seen: string[] = [];
       await bus.subscribe({ durable: 'survivor', subjects: [`${prefix}own.x.>`], handler: async (e) => void seen.push(e.id) });
-      const before = newEvent(`${prefix}own.x.contact.created`, WORKSPACE, {});
+      const before = newRawEvent(`${prefix}own.x.contact.created`, WORKSPACE, {});
       await bus.publish(before);
       await expectEventually(() => expect(seen).toEqual([before.id]));
 
       await withManager((jsm) => jsm.consumers.delete(ownStream, 'survivor'));
       await expectEventually(() => expect(errors.length).toBeGreaterThan(0));
-      const after = newEvent(`${prefix}own.x.contact.deleted`, WORKSPACE, {});
+      const after = newRawEvent(`${prefix}own.x.contact.deleted`, WORKSPACE, {});
       await bus.publish(after);
 
       // Recreated from the start of the stream: the earlier event comes again (consumers are
@@ -88,8 +88,8 @@ const deleteStream = (name: string) => withManager((jsm) => jsm.streams.delete(n
       await first.stop();
       const seen: string[] = [];
       await bus.subscribe({ durable: 'refiltered', subjects: [`${prefix}own.y.new`], handler: async (e) => void seen.push(e.type) });
-      await bus.publish(newEvent(`${prefix}own.y.old`, WORKSPACE, {}));
-      await bus.publish(newEvent(`${prefix}own.y.new`, WORKSPACE, {}));
+      await bus.publish(newRawEvent(`${prefix}own.y.old`, WORKSPACE, {}));
+      await bus.publish(newRawEvent(`${prefix}own.y.new`, WORKSPACE, {}));
 
       await expectEventually(() => expect(seen).toContain(`${prefix}own.y.new`));
       expect(seen).toEqual([`${prefix}own.y.new`]);

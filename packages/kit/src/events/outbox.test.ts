@@ -4,7 +4,7 @@ import { expectEventually } from '../testing/expect-eventually';
 import { TEST_DATABASE_URL } from '../testing/reachability';
 import { sqlBackends } from '../testing/sql-backends';
 import { useTestTracing } from './event-bus.contract';
-import { newEvent, type CrmEvent, type EventBus } from './event-bus';
+import { newRawEvent, type CrmEvent, type EventBus } from './event-bus';
 import { createMemoryBus } from './memory-bus';
 import { createOutboxRelay, OUTBOX_MIGRATION_SQL, writeOutbox, type OutboxRelay, type OutboxRelayOptions } from './outbox';
 
@@ -30,7 +30,7 @@ function recordingBus(options: RecordingBusOptions = {}) {
 }
 
 const mint = (count: number) =>
-  Array.from({ length: count }, (_, n) => newEvent('crm.people.contact.updated', WORKSPACE, { n }));
+  Array.from({ length: count }, (_, n) => newRawEvent('crm.outbox_test.row.written', WORKSPACE, { n }));
 
 describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))('outbox on %s', (_name, backend) => {
   useTestTracing();
@@ -170,7 +170,7 @@ describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))(
     const seen: Array<{ traceId: string | undefined; pending: number }> = [];
     await bus.subscribe({
       durable: 'people',
-      subjects: ['crm.people.>'],
+      subjects: ['crm.outbox_test.>'],
       handler: async () => {
         // With PGlite this query would wait forever if the relay held a transaction open while
         // publishing to a bus whose handlers run inside publish().
@@ -194,7 +194,7 @@ describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))(
 
   test('writeOutbox refuses an event no consumer could receive', async () => {
     const [event] = mint(1);
-    await expect(commit([{ ...event!, type: 'crm.people.*.updated' }])).rejects.toThrow(/subject/);
+    await expect(commit([{ ...event!, type: 'crm.outbox_test.*.written' }])).rejects.toThrow(/subject/);
     expect(await outboxRows()).toEqual([]);
   });
 });
