@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { withDeadline } from './deadline';
+import { remainingMs, withDeadline } from './deadline';
+import { type RequestIn, type RequestOut, type ResponseIn, type ResponseOut, type ServiceConstructor, serviceNameOf } from './context-api';
 import {
   IDEMPOTENCY_FINGERPRINT_METADATA,
   IDEMPOTENCY_KEY_METADATA,
+  IDEMPOTENCY_ORIGIN_METADATA,
   IDEMPOTENT_REPLAYED_METADATA,
   withIdempotencyKey,
 } from './idempotency';
@@ -17,13 +20,14 @@ import type { Logger } from './logger';
  */
 export const ERROR_METADATA_KEY = 'crm-error-bin';
 
-type AsyncUnary<T> =
-  T extends grpc.handleUnaryCall<infer Req, infer Res>
-    ? (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>
-    : never;
-
-/** A service's handlers written as async functions of the request; thrown errors become statuses. */
-export type AsyncHandlers<H> = { [K in keyof H]: AsyncUnary<H[K]> };
+/**
+ * A service's handlers, typed from its generated definition: an async function of the request per
+ * RPC, resolving with the response or throwing (a CrmError becomes its status and the
+ * crm-error-bin trailer; anything else is `internal` with the cause only in the log).
+ */
+export type ServiceHandlers<D> = {
+  [K in keyof D]: (request: RequestOut<D[K]>, call: grpc.ServerUnaryCall<RequestOut<D[K]>, ResponseIn<D[K]>>) => Promise<ResponseIn<D[K]>>;
+};
 
 export function toServiceError(error: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
   let crm: CrmError;
@@ -41,17 +45,26 @@ export function toServiceError(error: unknown, log: Logger, method: string): Par
   return { code: grpcStatusOf(crm), details: crm.message, metadata };
 }
 
-export function implement<H extends grpc.UntypedServiceImplementation>(handlers: AsyncHandlers<H>, log: Logger): H {
-  const bound: Record<string, grpc.handleUnaryCall<unknown, unknown>> = {};
+/**
+ * Binds async handlers to grpc-js's callback API: each call runs under the caller's deadline and
+ * the Idempotency-Key it carried (kit/idempotency), so every store and peer call below sees both.
+ */
+export function implement<D>(handlers: ServiceHandlers<D>, log: Logger): grpc.UntypedServiceImplementation {
+  const bound: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(handlers as Record<string, (req: unknown, call: unknown) => Promise<unknown>>)) {
-    bound[name] = (call, callback) => {
+    bound[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const deadline = call.getDeadline();
       const metadataValue = (key: string) => {
         const value = call.metadata.get(key)[0];
         return value === undefined ? undefined : String(value);
       };
-      const run = withIdempotencyKey(metadataValue(IDEMPOTENCY_KEY_METADATA), metadataValue(IDEMPOTENCY_FINGERPRINT_METADATA), () =>
-        withDeadline(deadline instanceof Date ? deadline.getTime() : deadline, () => handler(call.request, call)),
+      const run = withIdempotencyKey(
+        {
+          key: metadataValue(IDEMPOTENCY_KEY_METADATA),
+          fingerprint: metadataValue(IDEMPOTENCY_FINGERPRINT_METADATA),
+          origin: metadataValue(IDEMPOTENCY_ORIGIN_METADATA),
+        },
+        () => withDeadline(deadline instanceof Date ? deadline.getTime() : deadline, () => handler(call.request, call)),
       );
       run.result.then(
         (response) => {
@@ -68,7 +81,14 @@ export function implement<H extends grpc.UntypedServiceImplementation>(handlers:
       );
     };
   }
-  return bound as unknown as H;
+  return bound;
+}
+
+/** A service ready to be served: its handlers bound to its generated definition. */
+export function bindService<D extends grpc.ServiceDefinition>(definition: D, handlers: ServiceHandlers<D>, log: Logger): GrpcServiceBinding {
+  const missing = Object.keys(definition).filter((method) => !(method in (handlers as object)));
+  if (missing.length) throw new Error(`${serviceNameOf(definition)}: no handler for ${missing.join(', ')}`);
+  return { name: serviceNameOf(definition), definition, implementation: implement(handlers, log) };
 }
 
 /** Rebuilds the domain error from a failed call: our metadata when present, else the bare status. */
@@ -101,6 +121,7 @@ export function fromServiceError(error: grpc.ServiceError): CrmError {
 }
 
 export interface CallOptions {
+  /** Time the callee has; default the caller's own deadline when it runs under one, else 10 s. */
   deadlineMs?: number;
   metadata?: grpc.Metadata;
   /** Propagates the caller's deadline and cancellation when a service calls another. */
@@ -121,7 +142,7 @@ export function unaryWithMetadata<Req, Res>(
   const fn = (client as unknown as Record<string, Function>)[method];
   if (typeof fn !== 'function') throw new Error(`no gRPC method ${method}`);
   const callOptions: grpc.CallOptions = {
-    deadline: Date.now() + (options.deadlineMs ?? DEFAULT_DEADLINE_MS),
+    deadline: Date.now() + (options.deadlineMs ?? remainingMs() ?? DEFAULT_DEADLINE_MS),
     ...(options.parent ? { parent: options.parent, propagate_flags: grpc.propagate.DEFAULTS } : {}),
   };
   return new Promise((resolve, reject) => {
@@ -148,6 +169,73 @@ export async function unary<Req, Res>(client: grpc.Client, method: string, reque
   const { response, metadata } = await unaryWithMetadata<Req, Res>(client, method, request, options);
   options.onResponseMetadata?.(metadata);
   return response;
+}
+
+/** A call of a typed client: the generic options, and a key that makes a write safe to repeat. */
+export interface ServiceCallOptions extends CallOptions {
+  /**
+   * The caller's idempotency key for this write (kit/idempotency): a repeat with the same key and
+   * request repeats the answer, never the effect. Sent with the client's origin.
+   */
+  idempotencyKey?: string;
+}
+
+/**
+ * A client of one service, typed from its generated definition: `call('GetContact', request)`
+ * accepts only the definition's methods and their message types. Calls made while handling a
+ * request carry that request's remaining deadline, and the active trace context (the gRPC
+ * instrumentation propagates it).
+ */
+export interface ServiceClient<D> {
+  readonly channel: grpc.Client;
+  call<K extends keyof D & string>(method: K, request: RequestIn<D[K]>, options?: ServiceCallOptions): Promise<ResponseOut<D[K]>>;
+  close(): void;
+}
+
+export interface ServiceClientOptions {
+  /** The calling service, sent with idempotency keys so its key space is its own. */
+  origin?: string;
+}
+
+export function createServiceClient<D extends grpc.ServiceDefinition>(
+  ctor: ServiceConstructor<D>,
+  address: string,
+  clientOptions: ServiceClientOptions = {},
+): ServiceClient<D> {
+  const channel = createClient(ctor, address);
+  return {
+    channel,
+    call(method, request, options = {}) {
+      if (!(method in ctor.service)) throw new Error(`${serviceNameOf(ctor.service)} has no method ${method}`);
+      let metadata = options.metadata;
+      if (options.idempotencyKey !== undefined) {
+        metadata = metadata?.clone() ?? new grpc.Metadata();
+        metadata.set(IDEMPOTENCY_KEY_METADATA, options.idempotencyKey);
+        metadata.set(IDEMPOTENCY_FINGERPRINT_METADATA, requestFingerprint(method, request));
+        if (clientOptions.origin) metadata.set(IDEMPOTENCY_ORIGIN_METADATA, clientOptions.origin);
+      }
+      return unary(channel, method, request, { ...options, metadata });
+    },
+    close: () => channel.close(),
+  };
+}
+
+/** What a service-chosen key promises: this method with this request (keys sorted). */
+function requestFingerprint(method: string, request: unknown): string {
+  return createHash('sha256').update(JSON.stringify([method, canonicalJson(request)])).digest('base64url');
+}
+
+/** A JSON value with object keys in order, so two equal requests print alike. */
+export function canonicalJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonicalJson);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonicalJson((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
 }
 
 /** Channel settings for service clients: fail fast while a peer is down and reconnect quickly. */

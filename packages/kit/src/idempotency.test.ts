@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { loadPeople } from '@crm/proto';
+import { type PeopleServiceDefinition, loadPeople } from '@crm/proto';
 import { implement, startGrpcServer, unaryWithMetadata } from './grpc';
 import {
   IDEMPOTENCY_FINGERPRINT_METADATA,
@@ -8,7 +8,10 @@ import {
   IDEMPOTENT_REPLAYED_METADATA,
   idempotent,
   pruneIdempotencyKeys,
+  withIdempotencyKey,
 } from './idempotency';
+import { sampleContacts } from './testing/sample-resource';
+import { createTransactionRunner } from './transaction';
 import { newId } from './ids';
 import { createLogger } from './logger';
 import type { SqlClient } from './sql';
@@ -30,9 +33,9 @@ describe.each(sqlBackends())('Idempotency-Key on $name', (backend) => {
       {
         name: 'crm.people.v1.PeopleService',
         definition: loadPeople().crm.people.v1.PeopleService.service,
-        implementation: implement(
+        implementation: implement<Pick<PeopleServiceDefinition, 'CreateContact'>>(
           {
-            CreateContact: async (request: { fields?: { fields?: { label?: { stringValue?: string } } } }) =>
+            CreateContact: async (request) =>
               db.transaction((tx) =>
                 idempotent(tx, workspace, async () => {
                   const id = newId();
@@ -40,7 +43,7 @@ describe.each(sqlBackends())('Idempotency-Key on $name', (backend) => {
                   return { id, created_at: 'x', updated_at: 'x' };
                 }),
               ),
-          } as never,
+          },
           createLogger('test', 'silent'),
         ),
       },
@@ -92,5 +95,52 @@ describe.each(sqlBackends())('Idempotency-Key on $name', (backend) => {
     expect(await pruneIdempotencyKeys(db, -1_000)).toBeGreaterThan(0);
     await create('k4', 'epsilon');
     expect(await count('epsilon')).toBe(2);
+  });
+
+  describe('a request of several transactions claims its key once', () => {
+    const runner = () => createTransactionRunner(db);
+    /** A handler that writes twice, in two transactions, and answers both labels' ids. */
+    const handler = async (label: string, failBetween = false) => {
+      const tx = runner();
+      const insert = (suffix: string) =>
+        tx.run(sampleContacts, workspace, async (q) => {
+          const id = newId();
+          await q.query('INSERT INTO things (id, label) VALUES ($1, $2)', [id, `${label}-${suffix}`]);
+          return { value: id, events: [] };
+        });
+      const first = await insert('one');
+      if (failBetween) throw new Error('crashed between the two transactions');
+      const second = await insert('two');
+      return [first, second];
+    };
+    const keyed = (key: string, label: string, failBetween = false) => withIdempotencyKey({ key, fingerprint: label }, () => handler(label, failBetween));
+
+    test('the second transaction gets its own answer, and a repeat replays both and applies nothing', async () => {
+      const run = keyed('multi-1', 'zeta');
+      const [first, second] = await run.result;
+      expect(first).not.toBe(second);
+      expect(run.replayed()).toBe(false);
+      const again = keyed('multi-1', 'zeta');
+      expect(await again.result).toEqual([first, second]);
+      expect(again.replayed()).toBe(true);
+      expect([await count('zeta-one'), await count('zeta-two')]).toEqual([1, 1]);
+    });
+
+    test('a retry after a failure between the transactions resumes: the first is replayed, the second runs once', async () => {
+      await expect(keyed('multi-2', 'eta', true).result).rejects.toThrow(/crashed/);
+      expect([await count('eta-one'), await count('eta-two')]).toEqual([1, 0]);
+      const retry = keyed('multi-2', 'eta');
+      const [first] = await retry.result;
+      expect(retry.replayed()).toBe(false);
+      expect([await count('eta-one'), await count('eta-two')]).toEqual([1, 1]);
+      const { rows } = await db.query<{ id: string }>(`SELECT id FROM things WHERE label = 'eta-one'`);
+      expect(first).toBe(rows[0]!.id);
+    });
+
+    test('a service-chosen key (with its origin) never meets a client key of the same text', async () => {
+      await withIdempotencyKey({ key: 'same-text', fingerprint: 'client' }, () => handler('theta')).result;
+      await withIdempotencyKey({ key: 'same-text', fingerprint: 'engine', origin: 'flows' }, () => handler('iota')).result;
+      expect([await count('theta-one'), await count('iota-one')]).toEqual([1, 1]);
+    });
   });
 });

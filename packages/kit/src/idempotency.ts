@@ -3,12 +3,20 @@ import { CrmError } from './errors';
 import type { SqlQueryable } from './sql';
 
 /**
- * Service-side idempotency (DESIGN.md, Idempotency). The gateway forwards `Idempotency-Key` and its
- * fingerprint of the request in gRPC metadata; the owning service records the key in the same
- * transaction as the change, with the answer it gave. A retry after any failure (even a 500 after
- * the commit) finds the record and gets the first answer back instead of applying the change again.
- * Concurrent duplicates serialise on the record's primary key: the second waits for the first
- * transaction and then replays its answer.
+ * Service-side idempotency (DESIGN.md, Idempotency), one mechanism for the API and for calls
+ * between services. A caller sends a key and a fingerprint of its request in gRPC metadata: the
+ * gateway forwards a client's Idempotency-Key; a service calling a peer sends its own key (the
+ * flow engine's `{enrollment_id}:{node_id}:{visit}`) with its name as the origin, so the two key
+ * spaces never meet (a client's key is visible ASCII without spaces; a peer's is stored as
+ * `<origin> <key>`).
+ *
+ * A request claims its key once: the first transaction it runs inserts the key's record with the
+ * fingerprint. Every transaction of the request records its answer under the key with its ordinal
+ * (step 0, 1, ...), in the same transaction as its change. A retry after any failure, even a 500
+ * after the commits, runs the handler again: each transaction whose step is recorded returns the
+ * recorded answer without running, the rest run. A handler that runs two transactions therefore
+ * never gets the first answer in place of the second, and a crash between them resumes where it
+ * stopped. Concurrent duplicates serialise on the record's row lock; the second then replays.
  */
 export const IDEMPOTENCY_MIGRATION_SQL = `
   CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -27,21 +35,66 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const IDEMPOTENCY_KEY_METADATA = 'crm-idempotency-key';
 export const IDEMPOTENCY_FINGERPRINT_METADATA = 'crm-idempotency-fingerprint';
+/** The calling service, for keys chosen by a service rather than a client. */
+export const IDEMPOTENCY_ORIGIN_METADATA = 'crm-idempotency-origin';
 export const IDEMPOTENT_REPLAYED_METADATA = 'crm-idempotent-replayed';
 
+/** The most characters of a key, a client's or a service's. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const ORIGIN = /^[a-z][a-z0-9_-]{0,31}$/;
+
 interface IdempotencyScope {
+  /** The key as stored: the client's key, or `<origin> <key>`. */
   key: string;
   fingerprint: string;
-  replayed: boolean;
+  nextStep: number;
+  replayedSteps: number;
+  executedSteps: number;
 }
 
 const storage = new AsyncLocalStorage<IdempotencyScope>();
 
-/** Runs a request's handling with the idempotency key it carried (if any). */
-export function withIdempotencyKey<T>(key: string | undefined, fingerprint: string | undefined, work: () => Promise<T>) {
-  if (!key) return { replayed: () => false, result: work() };
-  const scope: IdempotencyScope = { key, fingerprint: fingerprint ?? '', replayed: false };
-  return { replayed: () => scope.replayed, result: storage.run(scope, work) };
+export interface IdempotencyClaim {
+  key?: string;
+  fingerprint?: string;
+  /** The calling service, when a service chose the key. */
+  origin?: string;
+}
+
+/**
+ * Runs a request's handling under the key it carried (if any). `replayed()` tells, afterwards,
+ * whether the answer came entirely from records (nothing was applied by this call).
+ */
+export function withIdempotencyKey<T>(claim: IdempotencyClaim, work: () => Promise<T>): { replayed: () => boolean; result: Promise<T> } {
+  if (!claim.key) return { replayed: () => false, result: work() };
+  if (claim.key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    return { replayed: () => false, result: Promise.reject(CrmError.invalid(`an idempotency key is at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`)) };
+  }
+  if (claim.origin !== undefined && !ORIGIN.test(claim.origin)) {
+    return { replayed: () => false, result: Promise.reject(CrmError.invalid('malformed idempotency origin')) };
+  }
+  const scope: IdempotencyScope = {
+    key: claim.origin ? `${claim.origin} ${claim.key}` : claim.key,
+    fingerprint: claim.fingerprint ?? '',
+    nextStep: 0,
+    replayedSteps: 0,
+    executedSteps: 0,
+  };
+  return { replayed: () => scope.replayedSteps > 0 && scope.executedSteps === 0, result: storage.run(scope, work) };
+}
+
+/** Refuses a call that must be safe to repeat (a service's side effect) but carries no key. */
+export function requireIdempotencyKey(): void {
+  if (!storage.getStore()) throw CrmError.invalid('this call needs an idempotency key (crm-idempotency-key metadata)');
+}
+
+/**
+ * The ordinal of the request's next unit of work, or undefined outside a keyed request. Taken
+ * once per unit, outside its retries (a deadlock retry is the same step).
+ */
+export function nextIdempotencyStep(): number | undefined {
+  const scope = storage.getStore();
+  return scope ? scope.nextStep++ : undefined;
 }
 
 export interface AnswerCodec<T> {
@@ -53,44 +106,58 @@ export interface AnswerCodec<T> {
 
 const asIs: AnswerCodec<any> = { store: (result) => result, restore: (answer) => answer };
 
+/** Stored answers: `{steps: [answer0, answer1, ...]}`; records written before steps held `{value}`. */
+type StoredResponse = { steps?: unknown[]; value?: unknown } | null;
+const stepsOf = (response: StoredResponse): unknown[] =>
+  response?.steps ?? (response && 'value' in response ? [response.value] : []);
+
 /**
- * Inside a write transaction: claims the request's key and runs `work`, storing its answer, or,
- * when the key was already used, returns the stored answer without running `work`.
+ * Inside a write transaction: the request's unit of work number `step` (nextIdempotencyStep). Runs
+ * `work` and records its answer under the request's key, or returns the answer recorded for this
+ * step by an earlier attempt without running `work`. Outside a keyed request it only runs `work`.
  */
 export async function idempotent<T>(
   tx: SqlQueryable,
   workspaceId: string,
   work: () => Promise<T>,
-  codec: AnswerCodec<T> = asIs,
+  options: { step?: number; codec?: AnswerCodec<T> } = {},
 ): Promise<T> {
   const scope = storage.getStore();
   if (!scope) return work();
-  const claimed = await tx.query(
-    `INSERT INTO idempotency_keys (workspace_id, key, fingerprint) VALUES ($1, $2, $3)
-     ON CONFLICT (workspace_id, key) DO NOTHING RETURNING key`,
+  const step = options.step ?? scope.nextStep++;
+  const codec = options.codec ?? asIs;
+  // Claims the key on the request's first unit of work; a concurrent duplicate waits here on the
+  // row until the first commits, then reads its answers.
+  await tx.query(
+    `INSERT INTO idempotency_keys (workspace_id, key, fingerprint, response) VALUES ($1, $2, $3, '{"steps": []}'::jsonb)
+     ON CONFLICT (workspace_id, key) DO NOTHING`,
     [workspaceId, scope.key, scope.fingerprint],
   );
-  if (claimed.rows.length) {
-    const value = await work();
-    await tx.query(`UPDATE idempotency_keys SET response = $3::jsonb WHERE workspace_id = $1 AND key = $2`, [
-      workspaceId,
-      scope.key,
-      JSON.stringify({ value: codec.store(value) ?? null }),
-    ]);
-    return value;
-  }
-  const { rows } = await tx.query<{ fingerprint: string; response: { value: unknown } | null }>(
-    `SELECT fingerprint, response FROM idempotency_keys WHERE workspace_id = $1 AND key = $2`,
+  const { rows } = await tx.query<{ fingerprint: string; response: StoredResponse }>(
+    `SELECT fingerprint, response FROM idempotency_keys WHERE workspace_id = $1 AND key = $2 FOR UPDATE`,
     [workspaceId, scope.key],
   );
-  const previous = rows[0]!;
-  if (previous.fingerprint !== scope.fingerprint) {
+  const record = rows[0]!;
+  if (record.fingerprint !== scope.fingerprint) {
     throw new CrmError('idempotency_key_reused', 'this Idempotency-Key was used with a different request', {
-      idempotency_key: scope.key,
+      idempotency_key: scope.key.slice(scope.key.indexOf(' ') + 1),
     });
   }
-  scope.replayed = true;
-  return codec.restore(previous.response?.value ?? undefined);
+  const steps = stepsOf(record.response);
+  if (step < steps.length) {
+    scope.replayedSteps++;
+    return codec.restore(steps[step] ?? undefined);
+  }
+  const value = await work();
+  const recorded = [...steps];
+  recorded[step] = codec.store(value) ?? null;
+  await tx.query(`UPDATE idempotency_keys SET response = $3::jsonb WHERE workspace_id = $1 AND key = $2`, [
+    workspaceId,
+    scope.key,
+    JSON.stringify({ steps: Array.from(recorded, (answer) => answer ?? null) }),
+  ]);
+  scope.executedSteps++;
+  return value;
 }
 
 /** Removes records older than the TTL; services call it periodically. */

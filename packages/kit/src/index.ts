@@ -1,4 +1,5 @@
 export * from './config';
+export * from './context-api';
 export * from './cursor';
 export * from './deadline';
 export * from './errors';

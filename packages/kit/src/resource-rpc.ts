@@ -1,5 +1,8 @@
+import type * as grpc from '@grpc/grpc-js';
+import { type ContextApi, type ResourceRoute, type RouteRpcs, rpcName } from './context-api';
 import { CrmError } from './errors';
-import { fromStruct, type ProtoStruct, toStruct } from './grpc';
+import { type GrpcServiceBinding, type ProtoStruct, type ServiceHandlers, bindService, fromStruct, toStruct } from './grpc';
+import type { Logger } from './logger';
 import { isUuid } from './ids';
 import { type ListQuery, type RawListParams, parseListQuery } from './list-query';
 import type { ApiRecord } from './record-codec';
@@ -116,4 +119,31 @@ export function resourceHandlers(store: ResourceStore) {
       return {};
     },
   };
+}
+
+/** A store for each resource of a route table, by resource name. */
+export type StoresOf<Routes extends readonly ResourceRoute[]> = { readonly [K in Routes[number]['spec']['name']]: ResourceStore };
+
+/**
+ * A context's gRPC service: the generic RPCs of every route bound to its store, plus the context's
+ * own RPCs. Both halves are typed from the generated definition: `custom` must implement exactly
+ * the RPCs the route table does not cover, so an RPC added to the proto without a handler, or a
+ * route whose RPC the proto lacks, does not compile.
+ */
+export function bindContext<D extends grpc.ServiceDefinition, Routes extends readonly ResourceRoute[]>(
+  api: ContextApi<D, Routes>,
+  stores: StoresOf<Routes>,
+  custom: Omit<ServiceHandlers<D>, RouteRpcs<Routes[number]>>,
+  log: Logger,
+): GrpcServiceBinding {
+  const generic: Record<string, unknown> = {};
+  for (const route of api.routes) {
+    const store = (stores as Record<string, ResourceStore>)[route.spec.name];
+    if (!store) throw new Error(`${api.name}: no store for ${route.spec.name}`);
+    const handlers = resourceHandlers(store);
+    for (const operation of route.operations) generic[rpcName(route.spec, operation)] = handlers[operation];
+  }
+  // The route table's types guarantee these keys; their messages are the declarations' shape,
+  // which each context's parity test holds against the proto.
+  return bindService(api.service().service, { ...generic, ...custom } as ServiceHandlers<D>, log);
 }

@@ -1,6 +1,6 @@
 import { CrmError } from './errors';
 import { type CrmEvent, writeOutbox } from './events';
-import { idempotent } from './idempotency';
+import { idempotent, nextIdempotencyStep } from './idempotency';
 import type { ResourceSpec } from './resource';
 import { type SqlClient, type SqlQueryable, pgErrorOf } from './sql';
 
@@ -31,7 +31,8 @@ export interface TransactionRunner {
   /**
    * Runs `work` in one transaction with its events written to the outbox before the commit, wakes
    * the relay after it, and translates constraint violations for `spec`. Under the request's
-   * Idempotency-Key (kit/idempotency) a repeat gets the first answer and writes nothing. A deadlock
+   * Idempotency-Key (kit/idempotency) it is one step of the request: a repeat of the request gets
+   * this step's first answer and writes nothing. A deadlock
    * or serialisation failure (two membership changes crossing a contact deletion, say) is retried a
    * few times before it is reported as a conflict, so clients rarely see a 409 for a race they
    * could not cause.
@@ -45,6 +46,8 @@ const ATTEMPTS = 3;
 export function createTransactionRunner(db: SqlClient, afterCommit?: () => void): TransactionRunner {
   return {
     async run<T>(spec: ResourceSpec, workspaceId: string, work: (tx: SqlQueryable) => Promise<Outcome<T>>): Promise<T> {
+      // One step of the request's Idempotency-Key, whatever the number of attempts below.
+      const step = nextIdempotencyStep();
       for (let attempt = 1; ; attempt++) {
         try {
           const outcome = await db.transaction((tx) =>
@@ -56,7 +59,7 @@ export function createTransactionRunner(db: SqlClient, afterCommit?: () => void)
                 if (done.events.length) await writeOutbox(tx, done.events);
                 return done;
               },
-              { store: (done) => done.value, restore: (value) => ({ value: value as T, events: [] }) },
+              { step, codec: { store: (done) => done.value, restore: (value) => ({ value: value as T, events: [] }) } },
             ),
           );
           if (outcome.events.length) afterCommit?.();

@@ -1,9 +1,7 @@
-import { type GrpcServiceBinding, type Logger, implement, recordToMessage, requireUuid, resourceHandlers } from '@crm/kit';
-import { tasks } from '@crm/activities-contract';
-import { type ActivitiesServiceHandlers, type CreateEnrollmentTaskRequest__Output, loadActivities } from '@crm/proto';
+import { type GrpcServiceBinding, type Logger, bindContext, recordToMessage, requireUuid } from '@crm/kit';
+import { activitiesApi, tasks } from '@crm/activities-contract';
+import type { CreateEnrollmentTaskRequest__Output } from '@crm/proto';
 import type { ActivitiesService } from './activities.service';
-
-export const ACTIVITIES_SERVICE_NAME = 'crm.activities.v1.ActivitiesService';
 
 /** Task fields the flow engine may give, as they appear in the request. */
 const ENROLLMENT_TASK_FIELDS = [
@@ -18,41 +16,22 @@ const ENROLLMENT_TASK_FIELDS = [
   'organization_id',
 ] as const satisfies readonly (keyof CreateEnrollmentTaskRequest__Output)[];
 
+/** ActivitiesService: the route table's resources bound to their stores, and CreateEnrollmentTask. */
 export function activitiesGrpcBinding(service: ActivitiesService, log: Logger): GrpcServiceBinding {
-  const taskRpc = resourceHandlers(service.tasks);
-  const callLogRpc = resourceHandlers(service.callLogs);
-  const meetingRpc = resourceHandlers(service.meetings);
-  // Records travel as the generic message shape of their declaration (see kit/resource-rpc).
-  const implementation = implement<ActivitiesServiceHandlers>(
+  return bindContext(
+    activitiesApi,
+    { tasks: service.tasks, call_logs: service.callLogs, meetings: service.meetings },
     {
-      ListTasks: taskRpc.list,
-      GetTask: taskRpc.get,
-      CreateTask: taskRpc.create,
-      UpdateTask: taskRpc.update,
-      DeleteTask: taskRpc.delete,
-      async CreateEnrollmentTask(request: CreateEnrollmentTaskRequest__Output) {
+      async CreateEnrollmentTask(request) {
         const fields: Record<string, unknown> = {};
         for (const key of ENROLLMENT_TASK_FIELDS) if (request[key] !== undefined && request[key] !== null) fields[key] = request[key];
         const task = await service.createEnrollmentTask(
           { workspaceId: requireUuid(request.workspace_id, 'workspace_id') },
-          {
-            flowEnrollmentId: requireUuid(request.flow_enrollment_id, 'flow_enrollment_id'),
-            idempotencyKey: request.idempotency_key ?? '',
-            fields,
-          },
+          { flowEnrollmentId: requireUuid(request.flow_enrollment_id, 'flow_enrollment_id'), fields },
         );
         return recordToMessage(tasks, task);
       },
-      ListCallLogs: callLogRpc.list,
-      GetCallLog: callLogRpc.get,
-      CreateCallLog: callLogRpc.create,
-      ListMeetings: meetingRpc.list,
-      GetMeeting: meetingRpc.get,
-      CreateMeeting: meetingRpc.create,
-      UpdateMeeting: meetingRpc.update,
-      DeleteMeeting: meetingRpc.delete,
-    } as never,
+    },
     log,
   );
-  return { name: ACTIVITIES_SERVICE_NAME, definition: loadActivities().crm.activities.v1.ActivitiesService.service, implementation };
 }

@@ -12,6 +12,7 @@ import {
   createLogger,
   createMemoryBus,
   createOutboxRelay,
+  createServiceClient,
   newId,
   parseListQuery,
   runMigrations,
@@ -19,6 +20,7 @@ import {
   startGrpcServer,
   toStruct,
   unary,
+  withIdempotencyKey,
 } from '@crm/kit';
 import { callLogs, meetings, tasks } from '@crm/activities-contract';
 import { ActivitiesEvents, loadActivities } from '@crm/proto';
@@ -256,14 +258,20 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
   });
 
   describe('flow engine tasks', () => {
-    test('a task tied to an enrollment is open, read-only linked, idempotent per key, and its completion is published', async () => {
+    /** As the flow engine calls it: under its own idempotency key, with its name as the origin. */
+    const asEngine = (key: string, run: () => Promise<ApiRecord>, fingerprint = 'step') =>
+      withIdempotencyKey({ key, fingerprint, origin: 'flows' }, run).result;
+
+    test('a task tied to an enrollment is open, read-only linked, created once per key, and its completion is published', async () => {
       const enrollment = newId();
-      const input = { flowEnrollmentId: enrollment, idempotencyKey: 'node-1', fields: { title: 'Call the lead', type: 'call', status: 'completed' } };
-      const [first, second] = await Promise.all([service.createEnrollmentTask(ctx, input), service.createEnrollmentTask(ctx, input)]);
+      const assignee = newId();
+      const input = { flowEnrollmentId: enrollment, fields: { title: 'Call the lead', type: 'call', status: 'completed', assignee_id: assignee } };
+      const create = (key: string, ws = ctx) => asEngine(key, () => service.createEnrollmentTask(ws, input));
+      const [first, second] = await Promise.all([create('node-1'), create('node-1')]);
       expect(first).toMatchObject({ flow_enrollment_id: enrollment, status: 'open', completed_at: null, type: 'call' });
       expect(second!.id).toBe(first!.id);
-      expect((await service.createEnrollmentTask(ctx, input)).id).toBe(first!.id);
-      const next = await service.createEnrollmentTask(ctx, { ...input, idempotencyKey: 'node-2' });
+      expect((await create('node-1')).id).toBe(first!.id);
+      const next = await create('node-2');
       expect(next.id).not.toBe(first!.id);
 
       // Clients can neither set nor move the link.
@@ -273,19 +281,30 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
         expect(eventsOf(first!.id).find((e) => e.type === ActivitiesEvents.TaskCompleted)?.data).toEqual({
           task_id: first!.id,
           flow_enrollment_id: enrollment,
+          assignee_id: assignee,
           completed_at: patched.completed_at,
         }),
       );
       expect(eventsOf(first!.id).filter((e) => e.type === ActivitiesEvents.TaskCreated)).toHaveLength(1);
 
+      // A retry after the task was deleted answers what it answered first and creates nothing.
       await service.tasks.delete(ctx, next.id as string);
-      await expect(service.createEnrollmentTask(ctx, { ...input, idempotencyKey: 'node-2' })).rejects.toMatchObject({ code: 'conflict' });
-      // The key is per workspace and enrollment.
-      const elsewhere = await service.createEnrollmentTask({ workspaceId: otherWs }, input);
+      expect((await create('node-2')).id).toBe(next.id);
+      const linked = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE flow_enrollment_id = $1`, [enrollment]);
+      expect(linked.rows[0]!.n).toBe(1);
+      // The same key with another request is refused, never answered with the first task.
+      await expect(asEngine('node-1', () => service.createEnrollmentTask(ctx, input), 'another step')).rejects.toMatchObject({
+        code: 'idempotency_key_reused',
+      });
+      // Keys are per workspace, and a client's Idempotency-Key of the same text is another key.
+      const elsewhere = await create('node-1', { workspaceId: otherWs });
       expect(elsewhere.id).not.toBe(first!.id);
-      await expect(service.createEnrollmentTask(ctx, { ...input, idempotencyKey: '' })).rejects.toMatchObject({ code: 'invalid_request' });
-      await expect(service.createEnrollmentTask(ctx, { ...input, idempotencyKey: 'k'.repeat(256) })).rejects.toMatchObject({ code: 'invalid_request' });
-      await expect(service.createEnrollmentTask(ctx, { ...input, idempotencyKey: 'node-3', fields: {} })).rejects.toMatchObject({
+      const byClient = await withIdempotencyKey({ key: 'node-1', fingerprint: 'client' }, () => service.tasks.create(ctx, { title: 'mine' })).result;
+      expect(byClient.id).not.toBe(first!.id);
+
+      await expect(service.createEnrollmentTask(ctx, input)).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(create('k'.repeat(256))).rejects.toMatchObject({ code: 'invalid_request' });
+      await expect(asEngine('node-3', () => service.createEnrollmentTask(ctx, { ...input, fields: {} }))).rejects.toMatchObject({
         code: 'validation_failed',
         details: [{ field: 'title', message: 'is required' }],
       });
@@ -464,7 +483,9 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
         };
         if (i % 9 === 0) body.svc_uid = `ext-${i}`;
         const task = i % 8 === 0
-          ? await service.createEnrollmentTask(listCtx, { flowEnrollmentId: pick(enrollments, 0)!, idempotencyKey: `k${i}`, fields: body })
+          ? await withIdempotencyKey({ key: `k${i}`, fingerprint: 'seed', origin: 'flows' }, () =>
+              service.createEnrollmentTask(listCtx, { flowEnrollmentId: pick(enrollments, 0)!, fields: body }),
+            ).result
           : await service.tasks.create(listCtx, body);
         seededTasks.push(task);
       }
@@ -622,20 +643,30 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       await server.shutdown();
     });
 
-    test('CreateEnrollmentTask creates an open task of the enrollment, once per key', async () => {
-      const enrollment = newId();
-      const request = { workspace_id: ws, flow_enrollment_id: enrollment, idempotency_key: 'node-a', title: 'Call', type: 'call', priority: 2, due_at: '2026-06-01T10:00:00Z' };
-      const task = await unary<unknown, Record<string, unknown>>(client, 'CreateEnrollmentTask', request);
-      expect(task).toMatchObject({ flow_enrollment_id: enrollment, status: 'open', title: 'Call', type: 'call', priority: 2, due_at: '2026-06-01T10:00:00.000Z' });
-      expect(task).not.toHaveProperty('completed_at');
-      expect((await unary<unknown, Record<string, unknown>>(client, 'CreateEnrollmentTask', request)).id).toBe(task.id);
-      const listed = await unary<unknown, { data: Record<string, unknown>[] }>(client, 'ListTasks', { workspace_id: ws, filters: { flow_enrollment_id: enrollment } });
-      expect(listed.data.map((t) => t.id)).toEqual([task.id]);
-      await expect(unary(client, 'CreateEnrollmentTask', { ...request, flow_enrollment_id: 'x' })).rejects.toMatchObject({ code: 'invalid_request' });
-      await expect(unary(client, 'CreateEnrollmentTask', { ...request, idempotency_key: 'node-b', title: '', assignee_id: 'me' })).rejects.toMatchObject({
-        code: 'validation_failed',
-        details: expect.arrayContaining([{ field: 'assignee_id', message: 'must be a UUID' }]),
-      });
+    test('CreateEnrollmentTask creates an open task of the enrollment, once per idempotency key', async () => {
+      const engine = createServiceClient(loadActivities().crm.activities.v1.ActivitiesService, server.address, { origin: 'flows' });
+      try {
+        const enrollment = newId();
+        const request = { workspace_id: ws, flow_enrollment_id: enrollment, title: 'Call', type: 'call', priority: 2, due_at: '2026-06-01T10:00:00Z' };
+        const task = await engine.call('CreateEnrollmentTask', request, { idempotencyKey: 'node-a' });
+        expect(task).toMatchObject({ flow_enrollment_id: enrollment, status: 'open', title: 'Call', type: 'call', priority: 2, due_at: '2026-06-01T10:00:00.000Z' });
+        expect(task).not.toHaveProperty('completed_at');
+        expect((await engine.call('CreateEnrollmentTask', request, { idempotencyKey: 'node-a' })).id).toBe(task.id);
+        const listed = await engine.call('ListTasks', { workspace_id: ws, filters: { flow_enrollment_id: enrollment } });
+        expect(listed.data.map((t) => t.id)).toEqual([task.id]);
+        await expect(engine.call('CreateEnrollmentTask', request)).rejects.toMatchObject({ code: 'invalid_request' });
+        await expect(engine.call('CreateEnrollmentTask', { ...request, flow_enrollment_id: 'x' }, { idempotencyKey: 'node-x' })).rejects.toMatchObject({
+          code: 'invalid_request',
+        });
+        await expect(
+          engine.call('CreateEnrollmentTask', { ...request, title: '', assignee_id: 'me' }, { idempotencyKey: 'node-b' }),
+        ).rejects.toMatchObject({
+          code: 'validation_failed',
+          details: expect.arrayContaining([{ field: 'assignee_id', message: 'must be a UUID' }]),
+        });
+      } finally {
+        engine.close();
+      }
     });
 
     test('records, custom fields and errors round-trip for each resource', async () => {

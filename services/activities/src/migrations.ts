@@ -146,4 +146,10 @@ export const migrations: Migration[] = [
   },
   // Idempotency-Key records, written in the transaction of the change they answer (kit/idempotency).
   { id: '005_idempotency_keys', sql: IDEMPOTENCY_MIGRATION_SQL },
+  {
+    // The flow engine's task keys now live with every other idempotency key (kit/idempotency:
+    // CreateEnrollmentTask runs under the engine's key, origin "flows").
+    id: '006_retire_enrollment_task_keys',
+    sql: `DROP TABLE IF EXISTS enrollment_task_keys`,
+  },
 ];

@@ -39,5 +39,5 @@ export {
 export { createEmbeddedStore, type EmbeddedStoreOptions } from './store/embedded-store';
 export { createMongoStore, type MongoStoreOptions } from './store/mongo-store';
 
-export { directoryGrpcBinding, DIRECTORY_SERVICE_NAME } from './directory.grpc';
+export { directoryGrpcBinding } from './directory.grpc';
 export { startDirectory, type DirectoryRuntime, type RunningDirectory } from './main';

@@ -7,3 +7,4 @@ export { organizations } from './organizations.resource';
 export { pools, MAX_POOL_MEMBERS_PER_CALL, parsePoolMembersBody } from './pools.resource';
 export { poolContacts } from './pool-contacts.resource';
 export { PEOPLE_ERRORS, PeopleError, PeopleErrorCode } from './people.errors';
+export { peopleApi } from './people.api';
