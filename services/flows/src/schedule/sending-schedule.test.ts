@@ -97,6 +97,14 @@ describe('nextOpening and isWithin: examples', () => {
     expect(iso(nextOpening(s, at('2026-03-08T09:00:00Z')))).toBe('2026-03-15T06:30:00.000Z');
   });
 
+  test('an end inside the skipped hour closes at the jump: nothing goes out at 03:xx local', () => {
+    const s = schedule('America/New_York', '01:30', '02:15', ['sun']);
+    expect(windowAt(s, at('2026-03-08T06:59:59Z'))).toEqual({ opens: at('2026-03-08T06:30:00Z'), closes: at('2026-03-08T07:00:00Z') });
+    // 07:00Z is 03:00 EDT; reading 02:15 with the winter offset would have kept it open until 03:15.
+    expect(isWithin(s, at('2026-03-08T07:00:00Z'))).toBe(false);
+    expect(iso(nextOpening(s, at('2026-03-08T07:10:00Z')))).toBe('2026-03-15T05:30:00.000Z');
+  });
+
   test('a window swallowed by the skipped hour does not open that day', () => {
     const s = schedule('America/New_York', '02:00', '02:30', ['sun']);
     expect(iso(nextOpening(s, at('2026-03-08T05:00:00Z')))).toBe('2026-03-15T06:00:00.000Z');
