@@ -1,0 +1,2 @@
+export * from './flow-graph';
+export * from './node-configs';
