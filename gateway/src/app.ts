@@ -6,7 +6,7 @@ import { buildOpenApi } from './openapi';
 import { type ResolveKey, authenticate } from './plugins/auth';
 import { type IdempotencyStore, fingerprintRequest, parseIdempotencyKey } from './plugins/idempotency';
 import { registerLegacyPaths } from './routes/legacy.routes';
-import { OPERATION_METHODS, type ResourceRouteOptions, registerResourceRoutes } from './routes/resource.routes';
+import { type ResourceRouteOptions, registerResourceRoutes } from './routes/resource.routes';
 import { rateLimitHeaders } from './limits/rate-limit-headers';
 import type { RateLimiter, RateLimits } from './limits/rate-limiter';
 import { requireScope } from './scopes';
@@ -15,6 +15,23 @@ import { requireScope } from './scopes';
 export const PREFIXES = ['/v1', '/api/v1'] as const;
 export const BODY_LIMIT = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * Every method a path does not offer (and OPTIONS: there is no CORS surface) answers 405 with an
+ * Allow header listing the ones it does, HEAD included where GET is. Registered per path, so the
+ * answer comes before authentication and reveals nothing.
+ */
+function registerMethodNotAllowed(app: FastifyInstance, url: string, offered: ReadonlySet<string>): void {
+  const allow = [...offered, ...(offered.has('GET') ? ['HEAD'] : [])].join(', ');
+  app.route({
+    method: [...METHODS.filter((m) => !offered.has(m)), 'OPTIONS'],
+    url,
+    handler: async (request, reply) => {
+      reply.header('Allow', allow);
+      return sendError(request, reply, new CrmError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`));
+    },
+  });
+}
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
 
@@ -156,31 +173,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   for (const prefix of PREFIXES) {
     registerLegacyPaths(app, prefix);
-    const offered = new Map<string, Set<string>>();
     for (const resource of deps.resources) {
-      registerResourceRoutes(app, prefix, resource);
-      for (const operation of resource.operations) {
-        const { method, item } = OPERATION_METHODS[operation];
-        const url = `${prefix}/${resource.spec.name}${item ? '/:id' : ''}`;
-        offered.set(url, (offered.get(url) ?? new Set()).add(method));
-      }
-    }
-    for (const [url, methods] of offered) {
-      const allow = [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].join(', ');
-      const missing = METHODS.filter((m) => !methods.has(m));
-      if (!missing.length) continue;
-      app.route({
-        method: [...missing, 'OPTIONS'],
-        url,
-        handler: async (request, reply) => {
-          reply.header('Allow', allow);
-          return sendError(
-            request,
-            reply,
-            new CrmError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`),
-          );
-        },
-      });
+      for (const [url, methods] of registerResourceRoutes(app, prefix, resource)) registerMethodNotAllowed(app, url, methods);
     }
   }
   return app;

@@ -1,16 +1,15 @@
-import type * as grpc from '@grpc/grpc-js';
-import type { ResourceRouteOptions } from './routes/resource.routes';
-import { peopleContext } from './routes/people.routes';
-import { activitiesContext } from './routes/activities.routes';
+import { activitiesApi } from '@crm/activities-contract';
+import { peopleApi } from '@crm/people-contract';
+import { poolMemberRoutes } from './routes/people.routes';
+import { type ServiceContext, serviceContext } from './routes/resource.routes';
 
 /**
- * A bounded context the gateway fronts: its gRPC client and the resource routes it serves. Adding a
- * context is a file in routes/ and one entry below; its address comes from `<NAME>_ADDR`.
+ * The bounded contexts the gateway fronts, each from its contract's route table (plus the HTTP
+ * routes it adds under a resource). A context's service is found at `<NAME>_ADDR`.
  */
-export interface ServiceContext {
-  name: string;
-  client(): new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ChannelOptions) => grpc.Client;
-  routes(client: grpc.Client, deadlineMs: number): ResourceRouteOptions[];
-}
+export const CONTEXTS: readonly ServiceContext[] = [
+  serviceContext(peopleApi, (client, deadlineMs) => ({ pools: poolMemberRoutes(client, deadlineMs) })),
+  serviceContext(activitiesApi),
+];
 
-export const CONTEXTS: readonly ServiceContext[] = [peopleContext, activitiesContext];
+export type { ServiceContext };

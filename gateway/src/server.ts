@@ -1,10 +1,9 @@
-import type * as grpc from '@grpc/grpc-js';
-import { type Logger, createLogger } from '@crm/kit';
+import { type Logger, type ServiceClient, createLogger } from '@crm/kit';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { checkHealth, createServiceClients, directoryKeyResolver } from './clients';
 import { CONTEXTS } from './contexts';
+import { checkHealth, connectDirectory, directoryKeyResolver } from './upstream';
 import { createMemoryLimiter } from './limits/memory-limiter';
 import { DEFAULT_LIMITS, type RateLimiter, type RateLimits } from './limits/rate-limiter';
 import { createRedisLimiter } from './limits/redis-limiter';
@@ -64,7 +63,13 @@ export interface RunningGateway {
 
 /** Wires the gateway to its services and starts listening; `close()` drains and disconnects. */
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
-  const clients = createServiceClients(config.directoryAddr, config.serviceAddrs);
+  const directory = connectDirectory(config.directoryAddr);
+  const services = new Map<string, ServiceClient<unknown>>();
+  for (const context of CONTEXTS) {
+    const address = config.serviceAddrs[context.name];
+    if (!address) throw new Error(`no address for the ${context.name} service`);
+    services.set(context.name, context.connect(address));
+  }
   const deadlineMs = config.upstreamDeadlineMs ?? 5_000;
   const limits = config.limits ?? DEFAULT_LIMITS;
   const log = config.logger || createLogger('gateway', 'silent');
@@ -75,11 +80,11 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     idempotency: createIdempotencyStore(redis, log),
     rateLimit: { limiter, limits },
     logger: config.logger,
-    resolveKey: createKeyCache(directoryKeyResolver(clients.directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE),
-    resources: CONTEXTS.flatMap((context) => context.routes(clients.contexts.get(context.name)!, deadlineMs)),
+    resolveKey: createKeyCache(directoryKeyResolver(directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE),
+    resources: CONTEXTS.flatMap((context) => context.routes(services.get(context.name)!, deadlineMs)),
     ready: async () => {
-      const targets: [string, grpc.Client][] = [['directory', clients.directory], ...clients.contexts.entries()];
-      const results = await Promise.all(targets.map(([, client]) => checkHealth(client)));
+      const targets = [['directory', directory], ...services.entries()] as const;
+      const results = await Promise.all(targets.map(([, client]) => checkHealth(client.channel)));
       return Object.fromEntries(targets.map(([name], i) => [name, results[i]!]));
     },
   });
@@ -92,7 +97,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     app,
     async close() {
       await app.close();
-      clients.close();
+      directory.close();
+      for (const client of services.values()) client.close();
       await limiter.close();
       redis?.disconnect();
     },

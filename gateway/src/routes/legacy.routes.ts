@@ -1,19 +1,10 @@
-import { CrmError } from '@crm/kit';
+import { CrmError, RENAMED_RESOURCES } from '@crm/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../errors';
 
-/** Paths renamed in 2.0.0 (api-spec.md, Versioning), old segment → new segment. */
-export const LEGACY_PATHS: Readonly<Record<string, string>> = {
-  lists: 'pools',
-  sequences: 'flows',
-  list_contacts: 'pool_contacts',
-  sequence_nodes: 'flow_nodes',
-  sequence_runs: 'flow_runs',
-};
-
 /** Old paths and anything beneath them answer 404 naming the replacement, for every method. */
 export function registerLegacyPaths(app: FastifyInstance, prefix: string): void {
-  for (const [old, replacement] of Object.entries(LEGACY_PATHS)) {
+  for (const [old, replacement] of Object.entries(RENAMED_RESOURCES)) {
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0]!;
       const renamed = path.replace(`${prefix}/${old}`, `${prefix}/${replacement}`);

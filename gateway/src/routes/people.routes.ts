@@ -1,22 +1,7 @@
-import type * as grpc from '@grpc/grpc-js';
-import { unary } from '@crm/kit';
-import {
-  MAX_POOL_MEMBERS_PER_CALL,
-  contacts,
-  organizations,
-  parsePoolMembersBody,
-  poolContacts,
-  pools,
-} from '@crm/people-contract';
-import {
-  type AddPoolMembersResponse__Output,
-  type PoolMembersRequest,
-  type RemovePoolMembersResponse__Output,
-  loadPeople,
-} from '@crm/proto';
+import type { ServiceClient } from '@crm/kit';
+import { MAX_POOL_MEMBERS_PER_CALL, parsePoolMembersBody } from '@crm/people-contract';
+import type { PeopleServiceDefinition, PoolMembersRequest } from '@crm/proto';
 import type { FastifyRequest } from 'fastify';
-import type { ServiceContext } from '../contexts';
-import { resourceClient } from '../clients';
 import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } from './resource.routes';
 
 /**
@@ -24,7 +9,7 @@ import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } f
  * pool (at most 500 ids), answered `{data: {added|removed, already_members|not_members, not_found}}`
  * with the id lists and the pool's new contacts_count.
  */
-function poolMemberRoutes(client: grpc.Client, deadlineMs: number): CustomRoute[] {
+export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>, deadlineMs: number): CustomRoute[] {
   const request = (http: FastifyRequest): PoolMembersRequest => {
     const poolId = pathId(http);
     noQuery(http);
@@ -87,12 +72,7 @@ function poolMemberRoutes(client: grpc.Client, deadlineMs: number): CustomRoute[
       scope: 'pool_contacts:write',
       openapi: operation('add', 'pool_contacts:write'),
       handler: async (http, reply) => {
-        const r = await unary<PoolMembersRequest, AddPoolMembersResponse__Output>(
-          client,
-          'AddPoolMembers',
-          request(http),
-          upstreamCallOptions(http, reply, deadlineMs),
-        );
+        const r = await client.call('AddPoolMembers', request(http), upstreamCallOptions(http, reply, deadlineMs));
         return {
           data: { added: r.added, already_members: r.already_members, not_found: r.not_found, contacts_count: r.contacts_count },
         };
@@ -104,12 +84,7 @@ function poolMemberRoutes(client: grpc.Client, deadlineMs: number): CustomRoute[
       scope: 'pool_contacts:delete',
       openapi: operation('remove', 'pool_contacts:delete'),
       handler: async (http, reply) => {
-        const r = await unary<PoolMembersRequest, RemovePoolMembersResponse__Output>(
-          client,
-          'RemovePoolMembers',
-          request(http),
-          upstreamCallOptions(http, reply, deadlineMs),
-        );
+        const r = await client.call('RemovePoolMembers', request(http), upstreamCallOptions(http, reply, deadlineMs));
         return {
           data: { removed: r.removed, not_members: r.not_members, not_found: r.not_found, contacts_count: r.contacts_count },
         };
@@ -117,27 +92,3 @@ function poolMemberRoutes(client: grpc.Client, deadlineMs: number): CustomRoute[
     },
   ];
 }
-
-/** The people context: its resources and the operations each offers. */
-export const peopleContext: ServiceContext = {
-  name: 'people',
-  client: () => loadPeople().crm.people.v1.PeopleService,
-  routes: (client, deadlineMs) => [
-    { spec: contacts, client: resourceClient(client, contacts), operations: ['list', 'create', 'get', 'update', 'delete'], deadlineMs },
-    {
-      spec: organizations,
-      client: resourceClient(client, organizations),
-      operations: ['list', 'create', 'get', 'update', 'delete'],
-      deadlineMs,
-    },
-    {
-      spec: pools,
-      client: resourceClient(client, pools),
-      operations: ['list', 'create', 'get', 'update', 'delete'],
-      deadlineMs,
-      routes: poolMemberRoutes(client, deadlineMs),
-    },
-    // Memberships are never changed in place: PATCH answers 405.
-    { spec: poolContacts, client: resourceClient(client, poolContacts), operations: ['list', 'create', 'get', 'delete'], deadlineMs },
-  ],
-};

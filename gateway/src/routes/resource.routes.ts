@@ -2,27 +2,30 @@ import * as grpc from '@grpc/grpc-js';
 import {
   type ApiRecord,
   type CallOptions,
+  type ContextApi,
   CrmError,
   IDEMPOTENCY_FINGERPRINT_METADATA,
   IDEMPOTENCY_KEY_METADATA,
   IDEMPOTENT_REPLAYED_METADATA,
   type ListRequestMessage,
+  type Operation,
   type RawListParams,
+  type ResourceRoute,
   type ResourceSpec,
+  type ServiceClient,
+  createServiceClient,
   isUuid,
   messageToRecord,
   parseListQuery,
+  rpcName,
   toListRequest,
   toStruct,
   validateWrite,
 } from '@crm/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError } from '../errors';
 import type { Principal } from '../plugins/auth';
-import { requireScope } from '../scopes';
 
-export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
-
+export type { Operation };
 /** The calls a resource's owning service answers, in message shapes (see kit/resource-rpc). */
 export interface ResourceClient {
   list(request: ListRequestMessage, options: CallOptions): Promise<{ data: Record<string, unknown>[]; page?: { next_cursor: string; has_more: boolean } | null }>;
@@ -30,6 +33,47 @@ export interface ResourceClient {
   create(request: { workspace_id: string; fields: unknown; actor_user_id: string }, options: CallOptions): Promise<Record<string, unknown>>;
   update(request: { workspace_id: string; id: string; fields: unknown; actor_user_id: string }, options: CallOptions): Promise<Record<string, unknown>>;
   delete(request: { workspace_id: string; id: string }, options: CallOptions): Promise<unknown>;
+}
+
+/**
+ * A bounded context as the gateway sees it: how to reach its service and the routes it serves.
+ * Routes only wrap the client in closures, so describing them (OpenAPI) needs no connection.
+ */
+export interface ServiceContext {
+  readonly name: string;
+  connect(address: string): ServiceClient<unknown>;
+  routes(client: ServiceClient<unknown>, deadlineMs: number): ResourceRouteOptions[];
+}
+
+/** The generic operations of a route, called by the RPC names of the generated definition. */
+export function resourceClient<D>(client: ServiceClient<D>, route: ResourceRoute): ResourceClient {
+  const call = (operation: Operation) => (request: unknown, options: CallOptions) =>
+    // The route table's types guarantee the method (see kit/context-api); the message is the
+    // declaration's generic shape.
+    client.call(rpcName(route.spec, operation) as keyof D & string, request as never, options) as Promise<never>;
+  return { list: call('list'), get: call('get'), create: call('create'), update: call('update'), delete: call('delete') };
+}
+
+/** A context from its contract's route table, with the custom routes it adds under its resources. */
+export function serviceContext<D extends grpc.ServiceDefinition, Routes extends readonly ResourceRoute[]>(
+  api: ContextApi<D, Routes>,
+  custom?: (client: ServiceClient<D>, deadlineMs: number) => Partial<Record<Routes[number]['spec']['name'], readonly CustomRoute[]>>,
+): ServiceContext {
+  return {
+    name: api.name,
+    connect: (address) => createServiceClient(api.service(), address) as ServiceClient<unknown>,
+    routes(untyped, deadlineMs) {
+      const client = untyped as ServiceClient<D>;
+      const extra = (custom?.(client, deadlineMs) ?? {}) as Partial<Record<string, readonly CustomRoute[]>>;
+      return api.routes.map((route) => ({
+        spec: route.spec,
+        client: resourceClient(client, route),
+        operations: route.operations,
+        deadlineMs,
+        routes: extra[route.spec.name],
+      }));
+    },
+  };
 }
 
 export interface ResourceRouteOptions {
@@ -107,15 +151,22 @@ export function upstreamCallOptions(request: FastifyRequest, reply: FastifyReply
 }
 
 /**
- * Registers a resource's operations from its declaration. Every route declares its scope; the
- * handler validates input with the same declaration the service uses, then calls the service.
+ * Registers a resource's operations from its declaration, and the custom routes under it. Every
+ * route declares its scope; the handler validates input with the same declaration the service
+ * uses, then calls the service. Returns the methods registered per URL, so the caller answers the
+ * others with 405.
  */
-export function registerResourceRoutes(app: FastifyInstance, prefix: string, options: ResourceRouteOptions): void {
+export function registerResourceRoutes(app: FastifyInstance, prefix: string, options: ResourceRouteOptions): Map<string, Set<string>> {
   const { spec, client, deadlineMs } = options;
   const base = `${prefix}/${spec.name}`;
   const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => upstreamCallOptions(request, reply, deadlineMs);
   const record = (message: Record<string, unknown>): ApiRecord => messageToRecord(spec, message);
   const principalOf = (request: FastifyRequest): Principal => request.principal!;
+  const offered = new Map<string, Set<string>>();
+  const register = (method: string, url: string, scope: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
+    app.route({ method, url, config: { scope }, handler });
+    offered.set(url, (offered.get(url) ?? new Set()).add(method));
+  };
 
   const handlers: Record<Operation, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>> = {
     async list(request, reply) {
@@ -167,33 +218,8 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
 
   for (const operation of options.operations) {
     const { method, item, action } = OPERATION_METHODS[operation];
-    app.route({
-      method,
-      url: item ? `${base}/:id` : base,
-      config: { scope: `${spec.name}:${action}` },
-      handler: handlers[operation],
-    });
+    register(method, item ? `${base}/:id` : base, `${spec.name}:${action}`, handlers[operation]);
   }
-  registerCustomRoutes(app, base, options.routes ?? []);
-}
-
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-function registerCustomRoutes(app: FastifyInstance, base: string, routes: readonly CustomRoute[]): void {
-  const byPath = new Map<string, CustomRoute[]>();
-  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
-  for (const [path, offered] of byPath) {
-    const url = `${base}${path}`;
-    for (const route of offered) app.route({ method: route.method, url, config: { scope: route.scope }, handler: route.handler });
-    const methods = offered.map((r) => r.method as string);
-    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
-    app.route({
-      method: [...ALL_METHODS.filter((m) => !methods.includes(m)), 'OPTIONS'],
-      url,
-      handler: async (request, reply) => {
-        reply.header('Allow', allow);
-        return sendError(request, reply, new CrmError('method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow}`));
-      },
-    });
-  }
+  for (const route of options.routes ?? []) register(route.method, `${base}${route.path}`, route.scope, route.handler);
+  return offered;
 }

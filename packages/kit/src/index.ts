@@ -8,6 +8,7 @@ export * from './field-values';
 export * from './grpc';
 export * from './ids';
 export * from './keyset-sql';
+export * from './legacy';
 export * from './list-query';
 export * from './logger';
 export * from './migrate';

@@ -1,4 +1,5 @@
 import { CrmError, type FieldIssue } from './errors';
+import { RENAMED_RESOURCES } from './legacy';
 
 /**
  * API key scopes: `*`, `<resource>:*` or `<resource>:<action>`. The directory validates them when a
@@ -33,14 +34,6 @@ export type RequiredScope = `${Resource}:${Action}`;
 /** A scope a key may carry. */
 export type Scope = '*' | `${Resource}:*` | RequiredScope;
 
-/** 1.x resource names renamed in 2.0.0; a key asking for them is told what to ask for instead. */
-const RENAMED_RESOURCES: Readonly<Record<string, Resource>> = {
-  lists: 'pools',
-  sequences: 'flows',
-  list_contacts: 'pool_contacts',
-  sequence_nodes: 'flow_nodes',
-  sequence_runs: 'flow_runs',
-};
 
 const resourceSet: ReadonlySet<string> = new Set(RESOURCES);
 const actionSet: ReadonlySet<string> = new Set(ACTIONS);

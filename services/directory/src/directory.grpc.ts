@@ -1,8 +1,6 @@
-import { type GrpcServiceBinding, type Logger, implement } from '@crm/kit';
-import { type DirectoryServiceHandlers, loadDirectory } from '@crm/proto';
+import { type GrpcServiceBinding, type Logger, bindService } from '@crm/kit';
+import { loadDirectory } from '@crm/proto';
 import type { DirectoryService } from './directory.service';
-
-export const DIRECTORY_SERVICE_NAME = 'crm.directory.v1.DirectoryService';
 
 /** proto3 `optional` fields are absent rather than null on the wire. */
 function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[K], null> } {
@@ -14,7 +12,8 @@ function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[
 const orUndefined = (value: string | undefined) => (value ? value : undefined);
 
 export function directoryGrpcBinding(service: DirectoryService, log: Logger): GrpcServiceBinding {
-  const implementation = implement<DirectoryServiceHandlers>(
+  return bindService(
+    loadDirectory().crm.directory.v1.DirectoryService.service,
     {
       async Authenticate(request) {
         const principal = await service.authenticate(request.key);
@@ -56,5 +55,4 @@ export function directoryGrpcBinding(service: DirectoryService, log: Logger): Gr
     },
     log,
   );
-  return { name: DIRECTORY_SERVICE_NAME, definition: loadDirectory().crm.directory.v1.DirectoryService.service, implementation };
 }
