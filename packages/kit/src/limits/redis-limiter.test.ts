@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { TEST_REDIS_URL, serviceAvailable } from '../../../packages/kit/src/testing/reachability';
+import { TEST_REDIS_URL, serviceAvailable } from '../testing/reachability';
 import { createRedisLimiter } from './redis-limiter';
 import { runRateLimiterContract } from './rate-limiter.contract';
 

@@ -1,5 +1,6 @@
-import { createLogger } from '@crm/kit';
-import { createLimiter, createRedis } from '../server';
+import { createLogger } from '../logger';
+import { createRedis } from '../redis';
+import { createRateLimiter } from './index';
 import { createMemoryLimiter } from './memory-limiter';
 import type { RateLimiter } from './rate-limiter';
 import { createResilientLimiter } from './resilient-limiter';
@@ -11,7 +12,7 @@ describe('when Redis is down', () => {
   test('the gateway limiter answers at once and enforces the limits per instance', async () => {
     // Nothing listens on port 1: every Redis call fails, as in an outage.
     const redis = createRedis('redis://127.0.0.1:1');
-    const limiter = createLimiter(redis, limits, log);
+    const limiter = createRateLimiter(redis, limits, log);
     try {
       const started = Date.now();
       const decisions = [];
