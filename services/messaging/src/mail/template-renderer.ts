@@ -53,9 +53,10 @@ export type TemplateErrorReason = 'syntax' | 'timeout' | 'output_too_large' | 'r
 
 /**
  * Why a template was refused or a render failed. `field` names the template (`subject`, `body`,
- * `body_text`) for every reason but `unavailable` (the renderer is closed, overloaded or its
- * workers cannot start: not the template's fault, so not a 422). `line` and `col` locate a syntax
- * error or a render error in that template when liquidjs reports them.
+ * `body_text`) whenever the failure comes from one. It is absent for `unavailable` (the renderer is
+ * closed, overloaded or its workers cannot start: not the template's fault, so not a 422) and for
+ * variables that cannot be copied to a worker (`render`, a caller's bug). `line` and `col` locate a
+ * syntax or render error in that template when liquidjs reports them.
  */
 export class TemplateError extends Error {
   override readonly name = 'TemplateError';
