@@ -249,8 +249,9 @@ export function createTemplateRenderer(options: TemplateRendererOptions = {}): T
     void slot.worker.terminate();
     job?.reject(errorFor(field));
     // A worker that dies before it is ready will not do better on a retry (a broken install):
-    // fail what is waiting rather than respawn in a loop; the next render tries again.
-    if (!slot.ready && !closed) {
+    // unless another worker is serving, fail what is waiting rather than respawn in a loop; the
+    // next render tries again.
+    if (!slot.ready && !closed && !slots.some((s) => s.ready)) {
       for (const waiting of queue.splice(0)) waiting.reject(errorFor(undefined));
     }
     dispatch();
