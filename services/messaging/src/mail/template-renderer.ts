@@ -54,9 +54,10 @@ export type TemplateErrorReason = 'syntax' | 'timeout' | 'output_too_large' | 'r
 /**
  * Why a template was refused or a render failed. `field` names the template (`subject`, `body`,
  * `body_text`) whenever the failure comes from one. It is absent for `unavailable` (the renderer is
- * closed, overloaded or its workers cannot start: not the template's fault, so not a 422) and for
- * variables that cannot be copied to a worker (`render`, a caller's bug). `line` and `col` locate a
- * syntax or render error in that template when liquidjs reports them.
+ * closed, overloaded or its workers cannot start: not the template's fault, so not a 422), for
+ * variables that cannot be copied to a worker (`render`, a caller's bug), and for a `timeout` that
+ * struck before the first field started (variables so large that copying them used up the time).
+ * `line` and `col` locate a syntax or render error in that template when liquidjs reports them.
  */
 export class TemplateError extends Error {
   override readonly name = 'TemplateError';
