@@ -8,7 +8,7 @@ import { type IdempotencyStore, fingerprintRequest, parseIdempotencyKey } from '
 import { registerLegacyPaths } from './routes/legacy.routes';
 import { type ResourceRouteOptions, registerResourceRoutes } from './routes/resource.routes';
 import { rateLimitHeaders } from './limits/rate-limit-headers';
-import type { RateLimiter, RateLimits } from './limits/rate-limiter';
+import type { RateLimiter, RateLimits } from '@crm/kit';
 import { requireScope } from './scopes';
 
 /** Both prefixes are served identically (DESIGN.md, Prefixes). */

@@ -1,13 +1,9 @@
-import { type Logger, type ServiceClient, createLogger } from '@crm/kit';
-import { Redis } from 'ioredis';
+import { DEFAULT_LIMITS, type Logger, type RateLimits, type ServiceClient, createLogger, createRateLimiter, createRedis } from '@crm/kit';
+import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { CONTEXTS } from './contexts';
 import { checkHealth, connectDirectory, directoryKeyResolver } from './upstream';
-import { createMemoryLimiter } from './limits/memory-limiter';
-import { DEFAULT_LIMITS, type RateLimiter, type RateLimits } from './limits/rate-limiter';
-import { createRedisLimiter } from './limits/redis-limiter';
-import { createResilientLimiter } from './limits/resilient-limiter';
 import { type AuthCacheOptions, DEFAULT_AUTH_CACHE, createKeyCache } from './plugins/auth';
 import {
   type IdempotencyStore,
@@ -29,25 +25,6 @@ export interface GatewayConfig {
   redisUrl?: string;
   limits?: RateLimits;
   logger: Logger | false;
-}
-
-/**
- * Redis settings: never queue commands while disconnected and time out quickly, so
- * a Redis outage costs a request milliseconds (the per-instance fallback answers) instead of hanging.
- */
-export const REDIS_OPTIONS = { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 250, connectTimeout: 1_000 };
-
-export function createRedis(url: string): Redis {
-  const redis = new Redis(url, { ...REDIS_OPTIONS, retryStrategy: (attempt: number) => Math.min(attempt * 250, 2_000) });
-  // Connection errors surface through the fallbacks; without a listener they would crash the process.
-  redis.on('error', () => undefined);
-  return redis;
-}
-
-/** The limiter: shared through Redis when there is one, with this instance's memory as the fallback. */
-export function createLimiter(redis: Redis | undefined, limits: RateLimits, log: Logger): RateLimiter {
-  const memory = createMemoryLimiter(limits);
-  return redis ? createResilientLimiter(createRedisLimiter(redis, limits), memory, log) : memory;
 }
 
 export function createIdempotencyStore(redis: Redis | undefined, log: Logger): IdempotencyStore {
@@ -75,7 +52,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const log = config.logger || createLogger('gateway', 'silent');
   // One connection serves the limiter and the idempotency records.
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
-  const limiter = createLimiter(redis, limits, log);
+  const limiter = createRateLimiter(redis, limits, log);
   const app = await buildApp({
     idempotency: createIdempotencyStore(redis, log),
     rateLimit: { limiter, limits },

@@ -1,4 +1,4 @@
-import type { RateDecision, RateLimits } from './rate-limiter';
+import type { RateDecision, RateLimits } from '@crm/kit';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CrmError, type Logger } from '@crm/kit';
+import { CrmError, type Logger, canonicalJson } from '@crm/kit';
 import type { Redis } from 'ioredis';
 
 /**
@@ -37,18 +37,10 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return header;
 }
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
-  }
-  return value;
-}
-
 /** The request as the key promises it: method, path (either prefix) and body, key order aside. */
 export function fingerprintRequest(method: string, path: string, body: unknown): string {
   const normalised = path.split('?')[0]!.replace(/^\/api(?=\/v1\/)/, '');
-  return createHash('sha256').update(JSON.stringify([method, normalised, canonical(body ?? null)])).digest('base64url');
+  return createHash('sha256').update(JSON.stringify([method, normalised, canonicalJson(body ?? null)])).digest('base64url');
 }
 
 export function createMemoryIdempotencyStore(now: () => number = Date.now): IdempotencyStore {

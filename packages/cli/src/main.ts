@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { DEFAULT_PORTS, type EventBus, type Logger, createLogger, intEnv, optionalEnv, runMigrations } from '@crm/kit';
-import { CONTEXTS, DEFAULT_LIMITS, describeApi, startGateway } from '@crm/gateway';
+import { DEFAULT_LIMITS, DEFAULT_PORTS, type EventBus, type Logger, createLogger, intEnv, optionalEnv, runMigrations } from '@crm/kit';
+import { CONTEXTS, describeApi, startGateway } from '@crm/gateway';
 import { runAdmin } from './admin';
 import { UsageError, parseArgs } from './args';
 import { bootstrapDefaultWorkspace } from './bootstrap';

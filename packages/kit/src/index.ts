@@ -9,6 +9,8 @@ export * from './grpc';
 export * from './ids';
 export * from './keyset-sql';
 export * from './legacy';
+export * from './limits';
+export * from './redis';
 export * from './list-query';
 export * from './logger';
 export * from './migrate';
