@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { directoryCaller } from './directory-client';
-import { dataDir } from './runtime';
+
 
 export interface FirstKey {
   workspaceId: string;
@@ -15,8 +15,8 @@ export const DEFAULT_WORKSPACE_NAME = 'Default workspace';
  * On the first start of a data folder: a default workspace and one full-scope key, which is
  * returned to be printed once. A marker file (holding ids, never the key) makes later starts skip it.
  */
-export async function bootstrapDefaultWorkspace(directoryAddr: string): Promise<FirstKey | undefined> {
-  const marker = path.join(dataDir(), 'bootstrap.json');
+export async function bootstrapDefaultWorkspace(directoryAddr: string, dataDir: string): Promise<FirstKey | undefined> {
+  const marker = path.join(dataDir, 'bootstrap.json');
   if (existsSync(marker)) return undefined;
   const directory = directoryCaller(directoryAddr);
   try {

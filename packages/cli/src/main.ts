@@ -1,14 +1,26 @@
 import { mkdirSync } from 'node:fs';
-import { DEFAULT_LIMITS, DEFAULT_PORTS, type EventBus, type Logger, createLogger, intEnv, optionalEnv, runMigrations } from '@crm/kit';
+import {
+  type ConfigSchema,
+  DEFAULT_PORTS,
+  type EventBus,
+  type Logger,
+  addressEnv,
+  createLogger,
+  readConfig,
+  runMigrations,
+  setting,
+} from '@crm/kit';
 import { CONTEXTS, describeApi, startGateway } from '@crm/gateway';
 import { runAdmin } from './admin';
 import { UsageError, parseArgs } from './args';
 import { bootstrapDefaultWorkspace } from './bootstrap';
-import { SERVICE_COMPONENTS, type ServiceComponent, type Stop, addressEnv } from './components';
+import { SERVICE_COMPONENTS, type ServiceComponent, type Stop } from './components';
 import { dataDir, openBus, openSql } from './runtime';
+import { COMMON, GATEWAY, type RunMode, type Settings, addressSettings, num, optionalStr, sqlSettings, str } from './settings';
 
 const NAMES = ['gateway', ...SERVICE_COMPONENTS.map((c) => c.name)];
 const MIGRATABLE = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => c.name);
+const COMPONENT_NAMES = SERVICE_COMPONENTS.map((c) => c.name as keyof typeof DEFAULT_PORTS);
 
 const USAGE = `usage:
   crm start                      all-in-one: gateway and every service in one process
@@ -21,24 +33,20 @@ const USAGE = `usage:
   crm admin key revoke <key-id>
   crm admin integration create --workspace <id> --type <type> --name <name> --secret <secret>`;
 
-/** Where a service listens, or is reached: `<NAME>_ADDR`, else its loopback default. */
-const addressOf = (component: ServiceComponent) =>
-  optionalEnv(addressEnv(component.name)) ?? `127.0.0.1:${component.defaultPort}`;
-
-function startGatewayComponent(log: Logger | false, serviceAddrs: Record<string, string>) {
+function startGatewayComponent(settings: Settings, log: Logger | false, serviceAddrs: Record<string, string>) {
   const { directory, ...contexts } = serviceAddrs;
   return startGateway({
-    host: optionalEnv('HOST') ?? '127.0.0.1',
-    port: intEnv('PORT', 8080),
+    host: str(settings, 'HOST'),
+    port: num(settings, 'PORT'),
     directoryAddr: directory!,
     serviceAddrs: contexts,
-    upstreamDeadlineMs: intEnv('UPSTREAM_TIMEOUT_MS', 5_000),
-    redisUrl: optionalEnv('REDIS_URL'),
+    upstreamDeadlineMs: num(settings, 'UPSTREAM_TIMEOUT_MS'),
+    redisUrl: optionalStr(settings, 'REDIS_URL'),
     limits: {
-      keyLimit: intEnv('RATE_LIMIT_KEY', DEFAULT_LIMITS.keyLimit),
-      keyWindowMs: intEnv('RATE_LIMIT_KEY_WINDOW_MS', DEFAULT_LIMITS.keyWindowMs),
-      workspaceLimit: intEnv('RATE_LIMIT_WORKSPACE', DEFAULT_LIMITS.workspaceLimit),
-      workspaceWindowMs: intEnv('RATE_LIMIT_WORKSPACE_WINDOW_MS', DEFAULT_LIMITS.workspaceWindowMs),
+      keyLimit: num(settings, 'RATE_LIMIT_KEY'),
+      keyWindowMs: num(settings, 'RATE_LIMIT_KEY_WINDOW_MS'),
+      workspaceLimit: num(settings, 'RATE_LIMIT_WORKSPACE'),
+      workspaceWindowMs: num(settings, 'RATE_LIMIT_WORKSPACE_WINDOW_MS'),
     },
     logger: log,
   });
@@ -60,26 +68,48 @@ function onShutdown(log: Logger, stops: Stop[]): void {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
+/** Every variable the components about to start read, checked in one pass. */
+function readSettings(mode: RunMode, components: readonly ServiceComponent[], extra: ConfigSchema): Settings {
+  return readConfig(Object.assign({}, COMMON, extra, ...components.map((c) => c.settings(mode))) as ConfigSchema);
+}
+
 async function startAllInOne(): Promise<void> {
-  const log = createLogger('crm');
-  mkdirSync(dataDir(), { recursive: true });
+  const settings = readSettings('all-in-one', SERVICE_COMPONENTS, {
+    ...GATEWAY,
+    // The directory keeps its well-known address, which `crm admin` reaches; the rest pick free
+    // ports unless told otherwise.
+    ...addressSettings(['directory']),
+    ...Object.fromEntries(COMPONENT_NAMES.filter((n) => n !== 'directory').map((n) => [addressEnv(n), setting.optionalAddress()])),
+  });
+  const log = createLogger('crm', str(settings, 'LOG_LEVEL'));
+  mkdirSync(dataDir(settings), { recursive: true });
   const stops: Stop[] = [];
   onShutdown(log, stops);
   // One bus for every service in the process, unless NATS_URL points at a real one.
-  const bus: EventBus = await openBus(log, 'all-in-one');
+  const bus: EventBus = await openBus(settings, log, 'all-in-one');
   stops.push(() => bus.close());
   const addresses: Record<string, string> = {};
   for (const component of SERVICE_COMPONENTS) {
-    // The directory keeps its well-known address, which `crm admin` reaches; the rest pick free ports.
-    const bind = component.name === 'directory' ? addressOf(component) : (optionalEnv(addressEnv(component.name)) ?? '127.0.0.1:0');
-    const started = await component.start({ log: log.child({ component: component.name }), grpcAddr: bind, bus, mode: 'all-in-one' });
+    const bind = optionalStr(settings, addressEnv(component.name)) ?? '127.0.0.1:0';
+    const started = await component.start({
+      log: log.child({ component: component.name }),
+      grpcAddr: bind,
+      bus,
+      mode: 'all-in-one',
+      settings,
+      peerAddress: (name) => {
+        const address = addresses[name];
+        if (!address) throw new Error(`${component.name} needs ${name}, which starts after it`);
+        return address;
+      },
+    });
     stops.push(started.stop);
     addresses[component.name] = started.address;
   }
-  const gateway = await startGatewayComponent(log.child({ component: 'gateway' }), addresses);
+  const gateway = await startGatewayComponent(settings, log.child({ component: 'gateway' }), addresses);
   stops.push(() => gateway.close());
 
-  const firstKey = await bootstrapDefaultWorkspace(addresses.directory!);
+  const firstKey = await bootstrapDefaultWorkspace(addresses.directory!, dataDir(settings));
   process.stdout.write(`CRM API listening on ${gateway.url} (try ${gateway.url}/v1/contacts)\n`);
   if (firstKey) {
     process.stdout.write(
@@ -90,36 +120,52 @@ async function startAllInOne(): Promise<void> {
 }
 
 async function startOne(name: string): Promise<void> {
-  const log = createLogger(`crm-${name}`);
-  const stops: Stop[] = [];
-  onShutdown(log, stops);
   if (name === 'gateway') {
-    const addresses = Object.fromEntries(SERVICE_COMPONENTS.map((c) => [c.name, addressOf(c)]));
-    const gateway = await startGatewayComponent(log, addresses);
+    const settings = readSettings('component', [], { ...GATEWAY, ...addressSettings(COMPONENT_NAMES) });
+    const log = createLogger('crm-gateway', str(settings, 'LOG_LEVEL'));
+    const stops: Stop[] = [];
+    onShutdown(log, stops);
+    const addresses = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, str(settings, addressEnv(n))]));
+    const gateway = await startGatewayComponent(settings, log, addresses);
     stops.push(() => gateway.close());
     log.info({ url: gateway.url }, 'gateway listening');
     return;
   }
   const component = SERVICE_COMPONENTS.find((c) => c.name === name);
   if (!component) throw new UsageError(`unknown component "${name}"; expected ${NAMES.join(', ')}`);
-  const bus = await openBus(log, 'component');
+  const settings = readSettings('component', [component], {
+    GRPC_ADDR: setting.address(`127.0.0.1:${component.defaultPort}`),
+    ...addressSettings(COMPONENT_NAMES.filter((n) => n !== name)),
+  });
+  const log = createLogger(`crm-${name}`, str(settings, 'LOG_LEVEL'));
+  const stops: Stop[] = [];
+  onShutdown(log, stops);
+  const bus = await openBus(settings, log, 'component');
   stops.push(() => bus.close());
-  const grpcAddr = optionalEnv('GRPC_ADDR') ?? `127.0.0.1:${component.defaultPort}`;
-  stops.push((await component.start({ log, grpcAddr, bus, mode: 'component' })).stop);
+  const started = await component.start({
+    log,
+    grpcAddr: str(settings, 'GRPC_ADDR'),
+    bus,
+    mode: 'component',
+    settings,
+    peerAddress: (peer) => str(settings, addressEnv(peer)),
+  });
+  stops.push(started.stop);
 }
 
 async function migrate(names: string[]): Promise<void> {
-  const log = createLogger('crm-migrate');
   for (const name of names) {
     if (!MIGRATABLE.includes(name)) throw new UsageError(`no migrations for "${name}"; expected ${MIGRATABLE.join(', ')}`);
   }
-  for (const component of SERVICE_COMPONENTS) {
-    if (!component.database || (names.length && !names.includes(component.name))) continue;
-    // DB_SCHEMA overrides the schema only when migrating one service, as a single component reads it.
-    const schema = names.length === 1 ? (optionalEnv('DB_SCHEMA') ?? component.database.schema) : component.database.schema;
-    const db = await openSql(schema, log);
+  const chosen = SERVICE_COMPONENTS.filter((c) => c.database && (!names.length || names.includes(c.name)));
+  // DB_SCHEMA overrides the schema only when migrating one service, as a single component reads it.
+  const settings = readConfig({ ...COMMON, ...sqlSettings(chosen.length === 1 ? chosen[0]!.name : 'unused', chosen.length === 1 ? 'component' : 'all-in-one'), CURSOR_SECRET: setting.optionalSecret() });
+  const log = createLogger('crm-migrate', str(settings, 'LOG_LEVEL'));
+  for (const component of chosen) {
+    const schema = chosen.length === 1 ? ((settings as Settings).DB_SCHEMA as string) : component.database!.schema;
+    const db = await openSql(schema, settings, log);
     try {
-      const applied = await runMigrations(db, component.database.migrations);
+      const applied = await runMigrations(db, component.database!.migrations);
       process.stdout.write(`${JSON.stringify({ component: component.name, schema: db.schema, applied })}\n`);
     } finally {
       await db.close();
@@ -142,7 +188,7 @@ export async function main(argv: string[]): Promise<void> {
         process.stdout.write(`${JSON.stringify(describeApi(CONTEXTS), null, 2)}\n`);
         return;
       case 'admin':
-        return await runAdmin({ positional: rest, options: args.options }, optionalEnv('DIRECTORY_ADDR') ?? `127.0.0.1:${DEFAULT_PORTS.directory}`);
+        return await runAdmin({ positional: rest, options: args.options }, str(readConfig(addressSettings(['directory'])), 'DIRECTORY_ADDR'));
       case 'help':
       case undefined:
         process.stdout.write(`${USAGE}\n`);

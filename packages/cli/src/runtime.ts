@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
+  ConfigError,
   type EventBus,
   type Logger,
   type SqlClient,
@@ -9,33 +10,28 @@ import {
   createNatsBus,
   createPgClient,
   createPgliteClient,
-  ConfigError,
-  intEnv,
-  optionalEnv,
 } from '@crm/kit';
 import { type DocumentStore, createEmbeddedStore, createMongoStore } from '@crm/directory';
+import { type RunMode, type Settings, num, optionalStr, str } from './settings';
 
 /**
- * Backends chosen from the environment: the real server when its URL is set, the embedded
+ * Backends chosen from the configuration: the real server when its URL is set, the embedded
  * equivalent (same interface, same contract tests) under `CRM_DATA_DIR` otherwise.
  */
-export const dataDir = (): string => path.resolve(optionalEnv('CRM_DATA_DIR') ?? '.data');
+export const dataDir = (settings: Settings): string => path.resolve(str(settings, 'CRM_DATA_DIR'));
 
 export type SecretName = 'CURSOR_SECRET' | 'SECRETS_KEY' | 'KEY_PEPPER';
-export type RunMode = 'all-in-one' | 'component';
 
 /**
- * A server secret. From the environment when set. A component (`crm start <component>`) requires it
- * there: every replica must share it, and one generated per replica would break cursors, key hashes
- * and encrypted secrets across replicas. All-in-one generates it once and keeps it in
- * `<data dir>/secrets.json` (mode 0600), so a restart keeps cursors, keys and secrets valid.
+ * A server secret: from the environment when set (a component requires it there, see settings.ts).
+ * All-in-one generates it once and keeps it in `<data dir>/secrets.json` (mode 0600), so a
+ * restart keeps cursors, keys and secrets valid.
  */
-export function loadSecret(name: SecretName, mode: RunMode, dir = dataDir()): string {
-  const fromEnv = optionalEnv(name);
-  if (fromEnv) return fromEnv;
-  if (mode === 'component') {
-    throw new ConfigError(`${name} is required: every replica of a component must share it (see infra/README.md)`);
-  }
+export function loadSecret(name: SecretName, settings: Settings, mode: RunMode): string {
+  const given = optionalStr(settings, name);
+  if (given) return given;
+  if (mode === 'component') throw new ConfigError(`${name} is required: every replica of a component must share it (see infra/README.md)`);
+  const dir = dataDir(settings);
   const file = path.join(dir, 'secrets.json');
   const stored: Partial<Record<SecretName, string>> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const existing = stored[name];
@@ -47,41 +43,36 @@ export function loadSecret(name: SecretName, mode: RunMode, dir = dataDir()): st
   return stored[name]!;
 }
 
-export function loadSecretsKey(mode: RunMode): Buffer {
-  const key = Buffer.from(loadSecret('SECRETS_KEY', mode), 'base64');
+export function loadSecretsKey(settings: Settings, mode: RunMode): Buffer {
+  const key = Buffer.from(loadSecret('SECRETS_KEY', settings, mode), 'base64');
   if (key.length !== 32) throw new ConfigError('SECRETS_KEY must be the base64 encoding of 32 bytes');
   return key;
 }
 
-export async function openSql(schema: string, log: Logger): Promise<SqlClient> {
-  const url = optionalEnv('DATABASE_URL');
-    if (url) {
-    return createPgClient({
-      url,
-      schema,
-      max: intEnv('DB_POOL_SIZE', 10),
-      // No statement outlives the longest deadline a caller can set (the gateway's, 5 s by default).
-      statementTimeoutMs: intEnv('DB_STATEMENT_TIMEOUT_MS', 10_000),
-    });
+/** Postgres at DATABASE_URL in `schema`, else PGlite under the data folder (one per schema). */
+export async function openSql(schema: string, settings: Settings, log: Logger): Promise<SqlClient> {
+  const url = optionalStr(settings, 'DATABASE_URL');
+  if (url) {
+    return createPgClient({ url, schema, max: num(settings, 'DB_POOL_SIZE'), statementTimeoutMs: num(settings, 'DB_STATEMENT_TIMEOUT_MS') });
   }
-  const dir = path.join(dataDir(), schema);
+  const dir = path.join(dataDir(settings), schema);
   mkdirSync(dir, { recursive: true });
   log.info({ dir }, 'using embedded Postgres (PGlite)');
   return createPgliteClient({ dataDir: dir, schema });
 }
 
 /** NATS JetStream when `NATS_URL` is set; otherwise the in-process bus (all-in-one's default). */
-export async function openBus(log: Logger, mode: 'all-in-one' | 'component'): Promise<EventBus> {
-  const url = optionalEnv('NATS_URL');
+export async function openBus(settings: Settings, log: Logger, mode: RunMode): Promise<EventBus> {
+  const url = optionalStr(settings, 'NATS_URL');
   if (url) return createNatsBus({ servers: url });
   if (mode === 'component') log.warn('NATS_URL is not set: events stay inside this process (in-process bus)');
   return createMemoryBus();
 }
 
-export async function openDocumentStore(log: Logger): Promise<DocumentStore> {
-  const url = optionalEnv('MONGO_URL');
-  if (url) return createMongoStore({ url, dbName: optionalEnv('MONGO_DB') ?? 'crm' });
-  const dir = path.join(dataDir(), 'directory');
+export async function openDocumentStore(settings: Settings, log: Logger): Promise<DocumentStore> {
+  const url = optionalStr(settings, 'MONGO_URL');
+  if (url) return createMongoStore({ url, dbName: str(settings, 'MONGO_DB') });
+  const dir = path.join(dataDir(settings), 'directory');
   mkdirSync(dir, { recursive: true });
   log.info({ dir }, 'using the embedded document store');
   return createEmbeddedStore({ dataDir: dir });

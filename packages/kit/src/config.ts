@@ -1,25 +1,117 @@
-/** Reading configuration from the environment, failing at start with a message that names the variable. */
+/**
+ * Configuration from the environment, read once per process at start: each process declares the
+ * variables it reads as a schema, and `readConfig` returns them typed or fails with ONE error that
+ * lists every missing or malformed variable, so an operator fixes a deployment in one pass.
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-export function env(name: string, fallback?: string): string {
-  const value = process.env[name];
-  if (value !== undefined && value !== '') return value;
-  if (fallback !== undefined) return fallback;
-  throw new ConfigError(`environment variable ${name} is required`);
+/** One variable: how to read it, or why it cannot be read. Absent and empty are the same. */
+export interface Setting<T> {
+  read(raw: string | undefined, name: string): { value: T } | { problem: string };
+  /** For usage text and docs. */
+  readonly describe: string;
 }
 
-export function optionalEnv(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
+export type ConfigSchema = Readonly<Record<string, Setting<unknown>>>;
+export type ConfigOf<S extends ConfigSchema> = { readonly [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+
+const ok = <T>(value: T) => ({ value });
+const problem = (text: string) => ({ problem: text });
+
+function required<T>(parse: (raw: string, name: string) => { value: T } | { problem: string }, describe: string): Setting<T> {
+  return { describe, read: (raw, name) => (raw === undefined ? problem(`${name} is required (${describe})`) : parse(raw, name)) };
 }
 
-export function intEnv(name: string, fallback: number): number {
-  const raw = optionalEnv(name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`environment variable ${name} must be a whole number, got "${raw}"`);
-  return Number(raw);
+function withDefault<T>(setting: Setting<T>, fallback: T): Setting<T> {
+  return { describe: `${setting.describe}; default ${String(fallback)}`, read: (raw, name) => (raw === undefined ? ok(fallback) : setting.read(raw, name)) };
+}
+
+function optional<T>(setting: Setting<T>): Setting<T | undefined> {
+  return { describe: `${setting.describe}; optional`, read: (raw, name) => (raw === undefined ? ok(undefined) : setting.read(raw, name)) };
+}
+
+const parseString = (raw: string) => ok(raw);
+
+function parseInt(min: number, max: number) {
+  return (raw: string, name: string) =>
+    /^\d{1,15}$/.test(raw) && +raw >= min && +raw <= max ? ok(+raw) : problem(`${name} must be a whole number from ${min} to ${max}, got "${raw.slice(0, 40)}"`);
+}
+
+function parseUrl(protocols: readonly string[]) {
+  return (raw: string, name: string) => {
+    try {
+      const url = new URL(raw);
+      if (protocols.includes(url.protocol.replace(/:$/, ''))) return ok(raw);
+    } catch {
+      // Reported below without echoing the value: a URL may carry credentials.
+    }
+    return problem(`${name} must be a ${protocols.join(' or ')} URL`);
+  };
+}
+
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$/;
+function parseAddress(raw: string, name: string) {
+  const match = HOST_PORT.exec(raw);
+  return match && +match[2]! <= 65_535 ? ok(raw) : problem(`${name} must be host:port, got "${raw.slice(0, 80)}"`);
+}
+
+/** The kinds of setting a schema is written with. */
+export const setting = {
+  /** Free text; required unless a default is given. */
+  string: (fallback?: string): Setting<string> => {
+    const base = required(parseString, 'text');
+    return fallback === undefined ? base : withDefault(base, fallback);
+  },
+  optionalString: (): Setting<string | undefined> => optional(required(parseString, 'text')),
+  /** A secret: never echoed in an error. */
+  secret: (): Setting<string> => required(parseString, 'a secret shared by every replica'),
+  optionalSecret: (): Setting<string | undefined> => optional(required(parseString, 'a secret')),
+  int: (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): Setting<number> =>
+    withDefault(required(parseInt(min, max), `a whole number from ${min} to ${max}`), fallback),
+  port: (fallback: number): Setting<number> => withDefault(required(parseInt(0, 65_535), 'a TCP port'), fallback),
+  /** host:port. */
+  address: (fallback?: string): Setting<string> => {
+    const base = required(parseAddress, 'host:port');
+    return fallback === undefined ? base : withDefault(base, fallback);
+  },
+  optionalAddress: (): Setting<string | undefined> => optional(required(parseAddress, 'host:port')),
+  optionalUrl: (...protocols: string[]): Setting<string | undefined> => optional(required(parseUrl(protocols), `a ${protocols.join('/')} URL`)),
+  url: (fallback: string | undefined, ...protocols: string[]): Setting<string> => {
+    const base = required(parseUrl(protocols), `a ${protocols.join('/')} URL`);
+    return fallback === undefined ? base : withDefault(base, fallback);
+  },
+  oneOf: <const V extends string>(values: readonly V[], fallback: V): Setting<V> =>
+    withDefault(
+      required((raw, name) => ((values as readonly string[]).includes(raw) ? ok(raw as V) : problem(`${name} must be one of ${values.join(', ')}`)), values.join(' | ')),
+      fallback,
+    ),
+  /** A Postgres schema (or other SQL identifier). */
+  identifier: (fallback: string): Setting<string> =>
+    withDefault(
+      required((raw, name) => (/^[a-z_][a-z0-9_]{0,62}$/.test(raw) ? ok(raw) : problem(`${name} must be a lowercase SQL identifier`)), 'an identifier'),
+      fallback,
+    ),
+};
+
+/**
+ * Reads every variable of the schema from `env`; throws one ConfigError listing each missing or
+ * malformed variable (secrets and URLs are never echoed).
+ */
+export function readConfig<S extends ConfigSchema>(schema: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(schema)) {
+    const raw = env[name];
+    const result = spec.read(raw === '' ? undefined : raw, name);
+    if ('problem' in result) problems.push(result.problem);
+    else values[name] = result.value;
+  }
+  if (problems.length) {
+    throw new ConfigError(`invalid configuration (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n  - ${problems.join('\n  - ')}`);
+  }
+  return values as ConfigOf<S>;
 }
 
 /** Default addresses of the components, as all-in-one binds them and distributed setups override them. */
@@ -31,3 +123,6 @@ export const DEFAULT_PORTS = {
   messaging: 50054,
   activities: 50055,
 } as const;
+
+/** `<NAME>_ADDR`: where a component is reached. */
+export const addressEnv = (name: string): string => `${name.toUpperCase()}_ADDR`;

@@ -24,3 +24,4 @@ export * from './transaction';
 export * from './resource-rpc';
 export * from './idempotency';
 export * from './sql-service';
+export * from './workers';

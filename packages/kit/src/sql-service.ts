@@ -1,37 +1,63 @@
+import type { ConfigOf, ConfigSchema } from './config';
+import type { ContextApi } from './context-api';
 import { type CursorCodec, createCursorCodec } from './cursor';
 import { type EventBus, type Subscription, createOutboxRelay } from './events';
-import { type GrpcServiceBinding, type RunningGrpcServer, startGrpcServer } from './grpc';
+import { type GrpcServiceBinding, type RunningGrpcServer, type ServiceClient, createServiceClient, startGrpcServer } from './grpc';
 import { startIdempotencyPruner } from './idempotency';
 import type { Logger } from './logger';
 import { type Migration, runMigrations } from './migrate';
 import type { SqlClient } from './sql';
+import { type Clock, type Worker, superviseWorkers, systemClock } from './workers';
+
+/** The contexts a service calls, by the name it uses for them. */
+export type Peers = Readonly<Record<string, ContextApi<any, any>>>;
+
+/** A typed client per peer. */
+export type PeerClients<P extends Peers> = { readonly [K in keyof P]: P[K] extends ContextApi<infer D, any> ? ServiceClient<D> : never };
 
 /** What a Postgres-backed service process is given by its host (`crm start`, tests). */
-export interface SqlServiceRuntime {
+export interface SqlServiceRuntime<C extends ConfigSchema = {}> {
   db: SqlClient;
   bus: EventBus;
   cursorSecret: string;
   grpcAddr: string;
   log: Logger;
+  /** The service's own settings, read with the rest of the process's configuration. */
+  config: ConfigOf<C>;
+  /** Where a peer context is reached: `<NAME>_ADDR`, or in all-in-one the address it started on. */
+  peerAddress(name: string): string;
+  clock?: Clock;
 }
 
-export interface SqlServiceDeps {
+export interface SqlServiceDeps<P extends Peers = {}, C extends ConfigSchema = {}> {
   db: SqlClient;
   bus: EventBus;
   cursors: CursorCodec;
   /** Wakes the outbox relay after a commit that wrote events. */
   afterCommit: () => void;
   log: Logger;
+  clock: Clock;
+  /** Typed clients of the peers; calls carry the caller's deadline and trace. */
+  peers: PeerClients<P>;
+  config: ConfigOf<C>;
 }
 
 /** A Postgres-backed bounded context, described by its parts. */
-export interface SqlServiceDefinition<S> {
+export interface SqlServiceDefinition<S, P extends Peers = {}, C extends ConfigSchema = {}> {
   name: string;
   migrations: readonly Migration[];
-  create(deps: SqlServiceDeps): S;
+  /** The contexts this service calls over gRPC. */
+  peers?: P;
+  /** The environment variables this service reads beyond the common ones. */
+  config?: C;
+  create(deps: SqlServiceDeps<P, C>): S;
   bindings(service: S, log: Logger): GrpcServiceBinding[];
   /** Durable event consumers the service runs while it serves. */
-  consumers?(service: S, runtime: SqlServiceRuntime): Promise<Subscription[]>;
+  consumers?(service: S, runtime: SqlServiceRuntime<C>): Promise<Subscription[]>;
+  /** Long-running loops (delivery, the engine), supervised while the service runs. */
+  workers?(service: S, deps: SqlServiceDeps<P, C>): Worker[];
+  /** Releases what `create` opened, after everything else has stopped. */
+  close?(service: S): Promise<void>;
 }
 
 export interface RunningSqlService<S> {
@@ -41,12 +67,17 @@ export interface RunningSqlService<S> {
 }
 
 /**
- * The one start-up sequence of every Postgres-backed service: migrate, build the service, start
- * its consumers, serve gRPC (+ grpc.health.v1), then relay the outbox and prune idempotency
- * records. `stop()` undoes it in reverse: no new calls, no new events consumed, outbox drained.
+ * The one start-up sequence of every Postgres-backed service: migrate, build the service with its
+ * peers, start its consumers, then its workers, serve gRPC (+ grpc.health.v1), then relay the
+ * outbox and prune idempotency records. `stop()` undoes it in reverse: no new calls, workers
+ * stopped, no new events consumed, outbox drained, peers and resources closed.
  */
-export async function startSqlService<S>(definition: SqlServiceDefinition<S>, runtime: SqlServiceRuntime): Promise<RunningSqlService<S>> {
+export async function startSqlService<S, P extends Peers = {}, C extends ConfigSchema = {}>(
+  definition: SqlServiceDefinition<S, P, C>,
+  runtime: SqlServiceRuntime<C>,
+): Promise<RunningSqlService<S>> {
   const { db, bus, log } = runtime;
+  const clock = runtime.clock ?? systemClock;
   const applied = await runMigrations(db, definition.migrations);
   if (applied.length) log.info({ applied }, `${definition.name} migrations applied`);
   const relay = createOutboxRelay({
@@ -54,8 +85,25 @@ export async function startSqlService<S>(definition: SqlServiceDefinition<S>, ru
     bus,
     onError: (error: unknown) => log.warn({ err: error }, 'outbox relay: publish failed, will retry'),
   });
-  const service = definition.create({ db, bus, cursors: createCursorCodec(runtime.cursorSecret), afterCommit: () => relay.nudge(), log });
+  const peers = Object.fromEntries(
+    Object.entries(definition.peers ?? {}).map(([key, api]) => [
+      key,
+      createServiceClient(api.service(), runtime.peerAddress(api.name), { origin: definition.name }),
+    ]),
+  ) as PeerClients<P>;
+  const deps: SqlServiceDeps<P, C> = {
+    db,
+    bus,
+    cursors: createCursorCodec(runtime.cursorSecret),
+    afterCommit: () => relay.nudge(),
+    log,
+    clock,
+    peers,
+    config: runtime.config,
+  };
+  const service = definition.create(deps);
   const consumers = (await definition.consumers?.(service, runtime)) ?? [];
+  const workers = superviseWorkers(definition.workers?.(service, deps) ?? [], log, clock);
   const server = await startGrpcServer(runtime.grpcAddr, definition.bindings(service, log));
   relay.start();
   const stopPruner = startIdempotencyPruner(db, (error) => log.warn({ err: error }, 'pruning idempotency keys failed'));
@@ -65,9 +113,12 @@ export async function startSqlService<S>(definition: SqlServiceDefinition<S>, ru
     service,
     async stop() {
       await server.shutdown();
+      await workers.stop();
       for (const consumer of consumers) await consumer.stop();
       stopPruner();
       await relay.stop();
+      for (const client of Object.values(peers) as ServiceClient<unknown>[]) client.close();
+      await definition.close?.(service);
     },
   };
 }

@@ -1,5 +1,14 @@
-import type { EventBus, Logger, Migration } from '@crm/kit';
-import type { RunMode } from '../runtime';
+import {
+  type ConfigSchema,
+  type EventBus,
+  type Logger,
+  type Migration,
+  type Peers,
+  type SqlServiceDefinition,
+  startSqlService,
+} from '@crm/kit';
+import { loadSecret, openSql } from '../runtime';
+import { type RunMode, type Settings, sqlSettings } from '../settings';
 
 export type Stop = () => Promise<void>;
 
@@ -9,16 +18,52 @@ export interface ComponentContext {
   grpcAddr: string;
   bus: EventBus;
   mode: RunMode;
+  /** The process's configuration, read once (settings.ts). */
+  settings: Settings;
+  /** Where a peer component is reached. */
+  peerAddress(name: string): string;
 }
 
 /**
  * A back-end service the `crm` command can run: alone (`crm start <name>`) or inside all-in-one.
- * Adding a service is a file in this folder and an entry in SERVICE_COMPONENTS.
+ * Adding a service is its definition and a line in SERVICE_COMPONENTS.
  */
 export interface ServiceComponent {
   name: string;
   defaultPort: number;
   /** Postgres-backed services: their schema and migrations, for `crm migrate`. */
   database?: { schema: string; migrations: readonly Migration[] };
+  /** The variables this component reads, in this mode. */
+  settings(mode: RunMode): ConfigSchema;
   start(ctx: ComponentContext): Promise<{ address: string; stop: Stop }>;
+}
+
+/** The one factory of every Postgres-backed component: its settings, its database, its service. */
+export function sqlComponent<S, P extends Peers, C extends ConfigSchema>(definition: SqlServiceDefinition<S, P, C>, defaultPort: number): ServiceComponent {
+  return {
+    name: definition.name,
+    defaultPort,
+    database: { schema: definition.name, migrations: definition.migrations },
+    settings: (mode) => ({ ...sqlSettings(definition.name, mode), ...(definition.config ?? {}) }),
+    async start({ log, grpcAddr, bus, mode, settings, peerAddress }) {
+      const cursorSecret = loadSecret('CURSOR_SECRET', settings, mode);
+      const schema = (settings.DB_SCHEMA as string | undefined) ?? definition.name;
+      const db = await openSql(schema, settings, log);
+      try {
+        // The merged settings hold the definition's own, read and checked with its schema.
+        const config = settings as Parameters<typeof startSqlService<S, P, C>>[1]['config'];
+        const running = await startSqlService(definition, { db, bus, cursorSecret, grpcAddr, log, config, peerAddress });
+        return {
+          address: running.server.address,
+          stop: async () => {
+            await running.stop();
+            await db.close();
+          },
+        };
+      } catch (error) {
+        await db.close().catch(() => undefined);
+        throw error;
+      }
+    },
+  };
 }

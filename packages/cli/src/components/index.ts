@@ -1,11 +1,19 @@
-import type { ServiceComponent } from './component';
+import { DEFAULT_PORTS } from '@crm/kit';
+import { activitiesService } from '@crm/activities';
+import { peopleService } from '@crm/people';
+import { type ServiceComponent, sqlComponent } from './component';
 import { directoryComponent } from './directory.component';
-import { peopleComponent } from './people.component';
-import { activitiesComponent } from './activities.component';
 
 export type { ServiceComponent, Stop } from './component';
 
-/** Every back-end service, in start order (the directory first: the gateway authenticates with it). */
-export const SERVICE_COMPONENTS: readonly ServiceComponent[] = [directoryComponent, peopleComponent, activitiesComponent];
+/**
+ * Every back-end service, in start order: the directory first (the gateway authenticates with it),
+ * then each context after the peers it calls, so all-in-one can hand it their addresses.
+ */
+export const SERVICE_COMPONENTS: readonly ServiceComponent[] = [
+  directoryComponent,
+  sqlComponent(peopleService, DEFAULT_PORTS.people),
+  sqlComponent(activitiesService, DEFAULT_PORTS.activities),
+];
 
-export const addressEnv = (name: string) => `${name.toUpperCase()}_ADDR`;
+export { addressEnv } from '@crm/kit';
