@@ -46,6 +46,7 @@ module.exports = {
       .filter(([name]) => !name.endsWith('-contract'))
       .map(([name, dir]) => project(name, [dir])),
     project('infra', ['test/infra']),
+    project('conformance', ['test/conformance']),
     project('e2e', ['test/e2e']),
   ],
 };

@@ -1,0 +1,14 @@
+import { peopleApi } from '@crm/people-contract';
+import { checkContextParity } from '../../../packages/kit/src/testing/parity';
+import { migrations } from './migrations';
+
+test('each people declaration, its proto message, its table and its indexes agree', async () => {
+  const problems = await checkContextParity({
+    api: peopleApi,
+    migrations,
+    protoFile: 'crm/people/v1/people.proto',
+    // Created before "Tenancy in every key"; they move to (workspace_id, id) in a later migration.
+    legacyPrimaryKeys: ['contacts', 'organizations', 'pools', 'pool_contacts'],
+  });
+  expect(problems).toEqual([]);
+}, 30_000);
