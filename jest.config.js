@@ -14,6 +14,7 @@ const packages = {
   kit: 'packages/kit',
   proto: 'proto',
   directory: 'services/directory',
+  'directory-contract': 'services/directory/contract',
   'people-contract': 'services/people/contract',
   'activities-contract': 'services/activities/contract',
   'messaging-contract': 'services/messaging/contract',

@@ -1,4 +1,5 @@
-import { type ApiRecord, type EventInit, CrmError, type FieldValue, type PendingWrite, type RecordChange } from '@crm/kit';
+import { ActivitiesError, ActivitiesErrorCode } from '@crm/activities-contract';
+import type { ApiRecord, EventInit, FieldValue, PendingWrite, RecordChange } from '@crm/kit';
 import { ActivitiesEvents, type EventData } from '@crm/proto';
 import { present, requireNotBlank, timeOf } from './rules';
 
@@ -15,11 +16,9 @@ export function meetingRules(write: PendingWrite): Record<string, FieldValue> {
   const end = timeOf(write.next.scheduled_end);
   if (start !== undefined && end !== undefined && end <= start) {
     const movedStartOnly = write.fields.scheduled_start !== undefined && write.fields.scheduled_end === undefined;
-    throw CrmError.validation([
-      movedStartOnly
-        ? { field: 'scheduled_start', message: 'must be before scheduled_end' }
-        : { field: 'scheduled_end', message: 'must be after scheduled_start' },
-    ]);
+    throw movedStartOnly
+      ? new ActivitiesError(ActivitiesErrorCode.EndsBeforeStart, 'scheduled_start', 'must be before scheduled_end')
+      : new ActivitiesError(ActivitiesErrorCode.EndsBeforeStart, 'scheduled_end', 'must be after scheduled_start');
   }
   return derived;
 }

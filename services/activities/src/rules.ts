@@ -1,10 +1,11 @@
-import { type ApiRecord, CrmError, type PendingWrite } from '@crm/kit';
+import { ActivitiesError, ActivitiesErrorCode } from '@crm/activities-contract';
+import type { ApiRecord, PendingWrite } from '@crm/kit';
 
 /** A required text field that a write sets must say something: `"  "` is no title. */
 export function requireNotBlank(write: PendingWrite, field: string): void {
   const value = write.fields[field];
   if (typeof value === 'string' && value.trim() === '') {
-    throw CrmError.validation([{ field, message: 'must not be blank' }]);
+    throw new ActivitiesError(ActivitiesErrorCode.BlankText, field, 'must not be blank');
   }
 }
 

@@ -1,3 +1,4 @@
+import { DirectoryError, DirectoryErrorCode } from '@crm/directory-contract';
 import { CrmError, isUuid, newId, parseScopes, type FieldIssue, type Scope } from '@crm/kit';
 import { DEFAULT_KEY_ENV, generateKey, hashKey, isValidKeyEnv, isWellFormedKey, keyDisplayPrefix } from './api-key';
 import {
@@ -232,10 +233,10 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
         await users.insertOne(doc);
       } catch (err) {
         if (err instanceof DuplicateKeyError && err.index === INDEX_NAMES.userEmail) {
-          throw new CrmError('conflict', 'a user with this email already exists in the workspace');
+          throw new DirectoryError(DirectoryErrorCode.EmailTaken, 'a user with this email already exists in the workspace');
         }
         if (err instanceof DuplicateKeyError && err.index === INDEX_NAMES.userSvcUid) {
-          throw new CrmError('conflict', 'another user in the workspace already has this svc_uid');
+          throw new DirectoryError(DirectoryErrorCode.SvcUidTaken, 'another user in the workspace already has this svc_uid');
         }
         throw err;
       }
@@ -304,10 +305,10 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
 
     async authenticate(key) {
       // The format and checksum are checked before any lookup, so noise costs no database work.
-      if (!isWellFormedKey(key)) throw new CrmError('unauthorized', INVALID_KEY);
+      if (!isWellFormedKey(key)) throw new DirectoryError(DirectoryErrorCode.InvalidKey, INVALID_KEY);
       await ready();
       const doc = await apiKeys.findOne({ hash: hashKey(key, keyPepper) });
-      if (!doc || doc.revoked_at !== null) throw new CrmError('unauthorized', INVALID_KEY);
+      if (!doc || doc.revoked_at !== null) throw new DirectoryError(DirectoryErrorCode.InvalidKey, INVALID_KEY);
 
       const current = now();
       const staleBefore = new Date(current.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
@@ -359,7 +360,7 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
         await integrations.insertOne(doc);
       } catch (err) {
         if (err instanceof DuplicateKeyError && err.index === INDEX_NAMES.integrationSvcUid) {
-          throw new CrmError('conflict', 'another integration in the workspace already has this svc_uid');
+          throw new DirectoryError(DirectoryErrorCode.SvcUidTaken, 'another integration in the workspace already has this svc_uid');
         }
         throw err;
       }
