@@ -6,7 +6,7 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 const shared = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // ESM-only dependencies are transformed too, so the CommonJS test runtime can load them.
-  transformIgnorePatterns: ['/node_modules/(?!(uuid)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie)/)'],
   testEnvironment: 'node',
 };
 

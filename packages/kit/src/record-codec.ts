@@ -55,7 +55,8 @@ export function validateWrite(spec: ResourceSpec, body: unknown, mode: 'create' 
   }
   if (mode === 'create') {
     for (const [key, field] of Object.entries(spec.fields)) {
-      if (field.required && !field.readOnly && (out.fields[key] === undefined || out.fields[key] === null)) {
+      // A field given with a bad value or null already has its issue: one issue per field.
+      if (field.required && !field.readOnly && !Object.hasOwn(body as object, key)) {
         issues.push({ field: key, message: 'is required' });
       }
     }
