@@ -1,14 +1,6 @@
-import {
-  type ApiRecord,
-  CrmError,
-  type RateLimits,
-  baseFields,
-  createMemoryLimiter,
-  defineResource,
-  newId,
-  recordToMessage,
-} from '@crm/kit';
+import { type ApiRecord, CrmError, type RateLimits, createMemoryLimiter, newId, recordToMessage } from '@crm/kit';
 import type { FastifyInstance } from 'fastify';
+import { sampleContacts } from '../../packages/kit/src/testing/sample-resource';
 import { buildApp } from './app';
 import type { Principal, ResolveKey } from './plugins/auth';
 import { createMemoryIdempotencyStore } from './plugins/idempotency';
@@ -19,21 +11,7 @@ import type { ResourceClient } from './routes/resource.routes';
  * validation and the envelope, in milliseconds. The service behind the one resource is an
  * in-memory stand-in for a context's gRPC client; the end-to-end suites drive the real ones.
  */
-const notes = defineResource({
-  name: 'contacts',
-  singular: 'contact',
-  table: 'contacts',
-  timeField: 'created_at',
-  maxLimit: 100,
-  customFields: true,
-  fields: {
-    id: baseFields.id,
-    svc_uid: baseFields.svc_uid,
-    first_name: { type: 'string', required: true, sort: true, search: true },
-    created_at: { ...baseFields.created_at, sort: true },
-    updated_at: baseFields.updated_at,
-  },
-});
+const notes = sampleContacts;
 
 const WORKSPACE = newId();
 const keys = {
@@ -87,7 +65,7 @@ async function build(limits: RateLimits = { keyLimit: 1000, keyWindowMs: 10_000,
       }
       const fields = request.fields as { fields: Record<string, { stringValue?: string }> };
       const now = new Date().toISOString();
-      const record = { id: newId(), svc_uid: null, first_name: fields.fields.first_name?.stringValue ?? null, created_at: now, updated_at: now };
+      const record = { id: newId(), svc_uid: null, first_name: fields.fields.first_name?.stringValue ?? null, last_name: null, email: null, owner_id: null, country: null, last_engagement_at: null, created_at: now, updated_at: now };
       records.set(String(record.id), record);
       return recordToMessage(notes, record);
     },
@@ -223,9 +201,9 @@ describe('bodies and queries', () => {
   });
 
   test('validation happens at the edge with the declaration: 422 lists every field, 400 names the parameter', async () => {
-    const invalid = await stand.app.inject({ method: 'POST', url: '/v1/contacts', headers: { ...auth(keys.full), ...json }, payload: { first_name: 7, svc_uid: 8 } });
+    const invalid = await stand.app.inject({ method: 'POST', url: '/v1/contacts', headers: { ...auth(keys.full), ...json }, payload: { first_name: 7, email: 'nope', svc_uid: 8 } });
     expectError(invalid, 422, 'validation_failed');
-    expect(invalid.json().error.details.map((d: { field: string }) => d.field).sort()).toEqual(['first_name', 'svc_uid']);
+    expect(invalid.json().error.details.map((d: { field: string }) => d.field).sort()).toEqual(['email', 'first_name', 'svc_uid']);
     const badQuery = await stand.app.inject({ method: 'GET', url: '/v1/contacts?colour=red', headers: auth(keys.full) });
     expectError(badQuery, 400, 'invalid_request');
     expect(badQuery.json().error.details).toEqual({ parameter: 'colour' });
