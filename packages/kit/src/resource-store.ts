@@ -1,7 +1,7 @@
 import { type CursorCodec, queryFingerprint } from './cursor';
 import { CrmError } from './errors';
 import type { EventData, EventSubject } from '@crm/proto';
-import { type CrmEvent, type EventInit, newEvent } from './events';
+import { type CrmEvent, type EventInit, eventFrom, newRawEvent } from './events';
 import type { FieldValue } from './field-values';
 import { sqlTypeOf } from './field-values';
 import { newId } from './ids';
@@ -117,19 +117,18 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
   const { db, spec, cursors } = options;
   const columns = selectColumns(spec);
   const eventsOf = (change: RecordChange): CrmEvent[] => {
-    const mint = ({ type, data }: EventInit) => newEvent(type, change.ctx.workspaceId, data as never);
-    if (options.events) return options.events(change).map(mint);
+    const ws = change.ctx.workspaceId;
+    if (options.events) return options.events(change).map((init) => eventFrom(ws, init));
     const subjects = options.subjects;
     if (!subjects) return [];
+    // ResourceSubjects only admits subjects whose message takes these payloads.
     switch (change.verb) {
       case 'created':
-        return [mint({ type: subjects.created, data: { id: String(change.after!.id) } } as EventInit)];
+        return [newRawEvent(subjects.created, ws, { id: String(change.after!.id) })];
       case 'updated':
-        return [mint({ type: subjects.updated, data: { id: String(change.after!.id), changed: change.changed } } as EventInit)];
-      case 'deleted': {
-        const record = change.before!;
-        return [mint({ type: subjects.deleted, data: { id: String(record.id), svc_uid: (record.svc_uid as string | null) ?? null } } as EventInit)];
-      }
+        return [newRawEvent(subjects.updated, ws, { id: String(change.after!.id), changed: change.changed })];
+      case 'deleted':
+        return [newRawEvent(subjects.deleted, ws, { id: String(change.before!.id), svc_uid: (change.before!.svc_uid as string | null) ?? null })];
     }
   };
   // With rules or custom events an update reads the current row first, under a row lock.

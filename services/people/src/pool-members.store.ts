@@ -17,7 +17,7 @@ import {
   selectColumns,
   validateWrite,
 } from '@crm/kit';
-import { MAX_POOL_MEMBERS_PER_CALL, PeopleError, PeopleErrorCode, poolContacts, pools } from '@crm/people-contract';
+import { PeopleError, PeopleErrorCode, parsePoolMembersBody, poolContacts, pools } from '@crm/people-contract';
 import { PeopleEvents } from '@crm/proto';
 
 /**
@@ -92,19 +92,8 @@ function actor(ctx: WriteContext): string | null {
   return ctx.actorUserId.toLowerCase();
 }
 
-function checkIds(contactIds: readonly string[]): string[] {
-  if (contactIds.length === 0 || contactIds.length > MAX_POOL_MEMBERS_PER_CALL) {
-    throw CrmError.validation([
-      { field: 'contact_ids', message: `must hold 1 to ${MAX_POOL_MEMBERS_PER_CALL} ids, got ${contactIds.length}` },
-    ]);
-  }
-  const issues: FieldIssue[] = [];
-  contactIds.forEach((id, index) => {
-    if (!isUuid(id)) issues.push({ field: `contact_ids[${index}]`, message: 'must be a UUID' });
-  });
-  if (issues.length) throw CrmError.validation(issues.slice(0, 20));
-  return [...new Set(contactIds.map((id) => id.toLowerCase()))];
-}
+/** The bulk members rule of the contract, the one the gateway applies to the HTTP body. */
+const checkIds = (contactIds: readonly string[]): string[] => parsePoolMembersBody({ contact_ids: contactIds });
 
 /**
  * Removes every membership of a contact being deleted, in the deletion's transaction, and fixes the

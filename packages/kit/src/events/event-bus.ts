@@ -103,6 +103,11 @@ export function newEvent<S extends EventSubject>(type: S, workspace_id: string, 
   return newRawEvent(type, workspace_id, data);
 }
 
+/** Mints the event a producer described as `{type, data}` (a resource's change events). */
+export function eventFrom(workspace_id: string, init: EventInit): CrmEvent {
+  return newRawEvent(init.type, workspace_id, init.data);
+}
+
 /** Mints an event of any subject: the bus machinery and its tests. Services use newEvent. */
 export function newRawEvent<D extends object>(type: string, workspace_id: string, data: D): CrmEvent<D> {
   const event = { id: uuidv7(), type, workspace_id, occurred_at: new Date().toISOString(), data };

@@ -3,6 +3,7 @@ export {
   DEFAULT_CONCURRENCY,
   defaultRetryDelayMs,
   DUPLICATE_WINDOW_MS,
+  eventFrom,
   isEventOf,
   newEvent,
   newRawEvent,
