@@ -41,6 +41,9 @@ const project = (displayName, roots, extra = {}) => ({
 });
 
 module.exports = {
+  // Integration suites start PGlite (seconds of WebAssembly start-up) and real servers; on a
+  // loaded two-core machine Jest's 5 s default fails them for being slow, not wrong.
+  testTimeout: 30_000,
   projects: [
     // A context's contract package sits inside its service's folder, so its tests run with the service.
     ...Object.entries(packages)
