@@ -5,6 +5,7 @@ import type { ProtoGrpcType as CommonProto } from './gen/common';
 import type { ProtoGrpcType as DirectoryProto } from './gen/directory';
 import type { ProtoGrpcType as PeopleProto } from './gen/people';
 import type { ProtoGrpcType as ActivitiesProto } from './gen/activities';
+import type { ProtoGrpcType as MessagingProto } from './gen/messaging';
 import type { EventCatalogOutput } from './gen/event-catalog';
 
 export type { Contact, Contact__Output } from './gen/crm/people/v1/Contact';
@@ -40,6 +41,11 @@ export type { Task, Task__Output } from './gen/crm/activities/v1/Task';
 export type { CallLog, CallLog__Output } from './gen/crm/activities/v1/CallLog';
 export type { Meeting, Meeting__Output } from './gen/crm/activities/v1/Meeting';
 export type { CreateEnrollmentTaskRequest__Output } from './gen/crm/activities/v1/CreateEnrollmentTaskRequest';
+export type { MessagingProto };
+export type { MessagingServiceClient, MessagingServiceDefinition } from './gen/crm/messaging/v1/MessagingService';
+export type { SentEmail, SentEmail__Output } from './gen/crm/messaging/v1/SentEmail';
+export type { QueueSendRequest__Output } from './gen/crm/messaging/v1/QueueSendRequest';
+export type { SendingIntegration__Output } from './gen/crm/directory/v1/SendingIntegration';
 
 /** Folder holding the `.proto` sources (`crm/<context>/v1/*.proto`). */
 export const protoRoot = path.resolve(__dirname, '..');
@@ -73,6 +79,7 @@ export const loadDirectory = (): DirectoryProto => load('crm/directory/v1/direct
 export const loadPeople = (): PeopleProto => load('crm/people/v1/people.proto') as unknown as PeopleProto;
 export const loadActivities = (): ActivitiesProto =>
   load('crm/activities/v1/activities.proto') as unknown as ActivitiesProto;
+export const loadMessaging = (): MessagingProto => load('crm/messaging/v1/messaging.proto') as unknown as MessagingProto;
 export const loadCommon = (): CommonProto => load('crm/common/v1/common.proto') as unknown as CommonProto;
 
 // The event catalog (crm/events/v1/<context>-events.proto): subject constants per producing context,

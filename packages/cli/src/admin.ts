@@ -1,4 +1,17 @@
+import { type ProtoStruct, fromStruct, toStruct } from '@crm/kit';
 import { type ParsedArgs, UsageError, rejectUnknownOptions, requireOption } from './args';
+
+/** `--config '<json>'`: the integration's non-secret settings, a JSON object. */
+function parseConfig(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError('--config must be a JSON object, e.g. \'{"host":"smtp.example.com","port":587}\'');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--config must be a JSON object');
+  return value as Record<string, unknown>;
+}
 import { directoryCaller } from './directory-client';
 
 /**
@@ -53,14 +66,15 @@ export async function runAdmin(args: ParsedArgs, directoryAddr: string): Promise
       }
       case 'integration create': {
         noExtra();
-        rejectUnknownOptions(args, ['workspace', 'type', 'name', 'secret']);
+        rejectUnknownOptions(args, ['workspace', 'type', 'name', 'secret', 'config']);
         const integration = await directory.call<Record<string, unknown>>('CreateIntegration', {
           workspace_id: requireOption(args, 'workspace'),
           type: requireOption(args, 'type'),
           name: requireOption(args, 'name'),
           secret: requireOption(args, 'secret'),
+          ...(args.options.config === undefined ? {} : { config: toStruct(parseConfig(args.options.config)) }),
         });
-        return print({ ...integration, svc_uid: integration.svc_uid ?? null });
+        return print({ ...integration, config: fromStruct(integration.config as ProtoStruct | undefined), svc_uid: integration.svc_uid ?? null });
       }
       default:
         throw new UsageError(`unknown admin command "${[noun, verb].filter(Boolean).join(' ')}"`);

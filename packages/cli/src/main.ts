@@ -31,7 +31,7 @@ const USAGE = `usage:
   crm admin user create --workspace <id> --email <e> --name <full name> --role <owner|admin|member>
   crm admin key create --workspace <id> --scopes <a:read,b:*> [--env test]
   crm admin key revoke <key-id>
-  crm admin integration create --workspace <id> --type <type> --name <name> --secret <secret>`;
+  crm admin integration create --workspace <id> --type <type> --name <name> --secret <secret> [--config '<json>']`;
 
 function startGatewayComponent(settings: Settings, log: Logger | false, serviceAddrs: Record<string, string>) {
   const { directory, ...contexts } = serviceAddrs;

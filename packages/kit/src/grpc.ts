@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
+import type { Struct, Value } from '@crm/proto';
 import { HealthImplementation } from 'grpc-health-check';
 import { remainingMs, withDeadline } from './deadline';
 import { type RequestIn, type RequestOut, type ResponseIn, type ResponseOut, type ServiceConstructor, serviceNameOf } from './context-api';
@@ -302,18 +303,8 @@ export async function startGrpcServer(address: string, services: GrpcServiceBind
 }
 
 // google.protobuf.Struct / Value, as @grpc/proto-loader represents them with `oneofs: true`.
-export interface ProtoValue {
-  nullValue?: 'NULL_VALUE' | number;
-  numberValue?: number;
-  stringValue?: string;
-  boolValue?: boolean;
-  structValue?: ProtoStruct | null;
-  listValue?: { values?: ProtoValue[] } | null;
-  kind?: string;
-}
-export interface ProtoStruct {
-  fields?: Record<string, ProtoValue>;
-}
+export type ProtoValue = Value;
+export type ProtoStruct = Struct;
 
 export function toProtoValue(value: unknown): ProtoValue {
   if (value === null || value === undefined) return { nullValue: 'NULL_VALUE' };

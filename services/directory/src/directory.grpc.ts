@@ -1,6 +1,6 @@
-import { type GrpcServiceBinding, type Logger, bindService } from '@crm/kit';
+import { type GrpcServiceBinding, type Logger, bindService, fromStruct, toStruct } from '@crm/kit';
 import { loadDirectory } from '@crm/proto';
-import type { DirectoryService } from './directory.service';
+import type { DirectoryService, Integration } from './directory.service';
 
 /** proto3 `optional` fields are absent rather than null on the wire. */
 function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[K], null> } {
@@ -10,6 +10,9 @@ function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[
 }
 
 const orUndefined = (value: string | undefined) => (value ? value : undefined);
+
+/** An integration as its message carries it: the config as a Struct. */
+const integrationMessage = (integration: Integration) => ({ ...integration, config: toStruct(integration.config) });
 
 export function directoryGrpcBinding(service: DirectoryService, log: Logger): GrpcServiceBinding {
   return bindService(
@@ -49,9 +52,21 @@ export function directoryGrpcBinding(service: DirectoryService, log: Logger): Gr
             name: request.name,
             secret: request.secret,
             svc_uid: orUndefined(request.svc_uid),
-          }),
+            config: request.config ? fromStruct(request.config) : undefined,
+          }).then(integrationMessage),
         ),
-      GetIntegration: async (request) => withoutNulls(await service.getIntegration(request.workspace_id, request.id)),
+      GetIntegration: async (request) => withoutNulls(integrationMessage(await service.getIntegration(request.workspace_id, request.id))),
+      async GetSendingIntegration(request) {
+        const found = await service.getSendingIntegration(request.workspace_id);
+        if (!found) return { found: false };
+        return {
+          found: true,
+          integration_id: found.integration_id,
+          config: toStruct({ ...found.config }),
+          password: found.password,
+          updated_at: found.updated_at,
+        };
+      },
     },
     log,
   );

@@ -66,6 +66,8 @@ export interface IntegrationDoc {
   enabled: boolean;
   svc_uid: string | null;
   secret: EncryptedSecret;
+  /** Non-secret settings, checked per type (integration-config.ts); absent on older documents. */
+  config?: Record<string, unknown>;
   created_at: string;
   updated_at: string;
 }

@@ -12,6 +12,7 @@ import {
   type UserRole,
   type WorkspaceDoc,
 } from './directory.schema';
+import { type SmtpConfig, integrationConfig, parseSmtpConfig } from './integration-config';
 import { decryptSecret, encryptSecret } from './secrets';
 import { DuplicateKeyError, type DocumentStore } from './store/document-store';
 
@@ -70,7 +71,17 @@ export interface Integration {
   status: IntegrationStatus;
   enabled: boolean;
   svc_uid: string | null;
+  /** Non-secret settings; never the secret. */
+  config: Record<string, unknown>;
   created_at: string;
+  updated_at: string;
+}
+
+/** The workspace's SMTP account as messaging needs it: settings and the decrypted password. */
+export interface SendingIntegration {
+  integration_id: string;
+  config: SmtpConfig;
+  password: string;
   updated_at: string;
 }
 
@@ -103,6 +114,8 @@ export interface CreateIntegrationInput {
   /** Encrypted at rest; never returned by any operation but `readIntegrationSecret`. */
   secret: string;
   svc_uid?: string | null;
+  /** Non-secret settings, checked for the type (smtp: host required). */
+  config?: Record<string, unknown> | null;
 }
 
 export interface DirectoryService {
@@ -119,6 +132,8 @@ export interface DirectoryService {
   getIntegration(workspaceId: string, id: string): Promise<Integration>;
   /** For other services' internal use (messaging sending through an integration); never exposed by the API. */
   readIntegrationSecret(workspaceId: string, id: string): Promise<string>;
+  /** The workspace's enabled `smtp` integration (the most recently changed one), for messaging. */
+  getSendingIntegration(workspaceId: string): Promise<SendingIntegration | undefined>;
 }
 
 export interface DirectoryServiceDeps {
@@ -338,6 +353,7 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
         issues.push({ field: 'secret', message: `must be at most ${LIMITS.secret} characters` });
       }
       const svcUid = optionalText(issues, 'svc_uid', input?.svc_uid, LIMITS.svcUid);
+      const config = integrationConfig(issues, type, input?.config);
       throwIfAny(issues);
       await ready();
       await findWorkspace(workspaceId);
@@ -353,6 +369,7 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
         enabled: true,
         svc_uid: svcUid,
         secret: encryptSecret(secret as string, secretsKey, secretBinding(workspaceId, id)),
+        config,
         created_at: at,
         updated_at: at,
       };
@@ -378,6 +395,22 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
       await ready();
       const doc = await findIntegration(workspaceId, id);
       return decryptSecret(doc.secret, secretsKey, secretBinding(workspaceId, id));
+    },
+
+    async getSendingIntegration(workspaceId) {
+      requireIds({ workspace_id: workspaceId });
+      await ready();
+      if (!isUuid(workspaceId)) return undefined;
+      const [doc] = await integrations.find({ workspace_id: workspaceId, type: 'smtp', enabled: true }, { sort: { updated_at: -1 }, limit: 1 });
+      if (!doc) return undefined;
+      const config = parseSmtpConfig(doc.config ?? {});
+      if (!config) return undefined;
+      return {
+        integration_id: doc._id,
+        config,
+        password: decryptSecret(doc.secret, secretsKey, secretBinding(workspaceId, doc._id)),
+        updated_at: doc.updated_at,
+      };
     },
   };
 }
@@ -413,6 +446,7 @@ function toIntegration(doc: IntegrationDoc): Integration {
     status: doc.status,
     enabled: doc.enabled,
     svc_uid: doc.svc_uid,
+    config: doc.config ?? {},
     created_at: doc.created_at,
     updated_at: doc.updated_at,
   };
