@@ -52,6 +52,8 @@ export interface GatewayDeps {
   logger: Logger | false;
   /** Readiness of the backing services, for `/readyz`. */
   ready?: () => Promise<Record<string, boolean>>;
+  /** Public routes beyond the API (tracking and unsubscribe), registered as they are. */
+  register?: (app: FastifyInstance) => void;
 }
 
 /**
@@ -171,6 +173,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', checks });
   });
 
+  deps.register?.(app);
   for (const prefix of PREFIXES) {
     registerLegacyPaths(app, prefix);
     for (const resource of deps.resources) {

@@ -1,4 +1,5 @@
 import { activitiesApi } from '@crm/activities-contract';
+import { messagingApi } from '@crm/messaging-contract';
 import { peopleApi } from '@crm/people-contract';
 import { poolMemberRoutes } from './routes/people.routes';
 import { type ServiceContext, serviceContext } from './routes/resource.routes';
@@ -10,6 +11,7 @@ import { type ServiceContext, serviceContext } from './routes/resource.routes';
 export const CONTEXTS: readonly ServiceContext[] = [
   serviceContext(peopleApi, (client, deadlineMs) => ({ pools: poolMemberRoutes(client, deadlineMs) })),
   serviceContext(activitiesApi),
+  serviceContext(messagingApi),
 ];
 
 export type { ServiceContext };

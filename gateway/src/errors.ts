@@ -10,6 +10,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: C
   if (error.details !== undefined) body.error.details = error.details;
   // A backing service that is down is usually back within a second or two (a restart, a failover).
   if (error.code === 'unavailable' && !reply.hasHeader('Retry-After')) reply.header('Retry-After', '1');
+  // A quota that says when it frees (the send quota) tells the client in the header too.
+  const wait = (error.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+  if (ERROR_TABLE[error.code].http === 429 && typeof wait === 'number' && !reply.hasHeader('Retry-After')) reply.header('Retry-After', String(wait));
   return reply.status(ERROR_TABLE[error.code].http).type('application/json').send(body);
 }
 

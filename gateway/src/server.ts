@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { CONTEXTS } from './contexts';
 import { checkHealth, connectDirectory, directoryKeyResolver } from './upstream';
+import { registerTrackingRoutes } from './routes/tracking.routes';
+import type { MessagingServiceDefinition } from '@crm/proto';
 import { type AuthCacheOptions, DEFAULT_AUTH_CACHE, createKeyCache } from './plugins/auth';
 import {
   type IdempotencyStore,
@@ -59,6 +61,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     logger: config.logger,
     resolveKey: createKeyCache(directoryKeyResolver(directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE),
     resources: CONTEXTS.flatMap((context) => context.routes(services.get(context.name)!, deadlineMs)),
+    register: (instance) => registerTrackingRoutes(instance, services.get('messaging') as ServiceClient<MessagingServiceDefinition>, deadlineMs),
     ready: async () => {
       const targets = [['directory', directory], ...services.entries()] as const;
       const results = await Promise.all(targets.map(([, client]) => checkHealth(client.channel)));

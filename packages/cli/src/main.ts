@@ -74,13 +74,18 @@ function readSettings(mode: RunMode, components: readonly ServiceComponent[], ex
 }
 
 async function startAllInOne(): Promise<void> {
-  const settings = readSettings('all-in-one', SERVICE_COMPONENTS, {
+  const read = readSettings('all-in-one', SERVICE_COMPONENTS, {
     ...GATEWAY,
     // The directory keeps its well-known address, which `crm admin` reaches; the rest pick free
     // ports unless told otherwise.
     ...addressSettings(['directory']),
     ...Object.fromEntries(COMPONENT_NAMES.filter((n) => n !== 'directory').map((n) => [addressEnv(n), setting.optionalAddress()])),
   });
+  // Tracking and unsubscribe links point at this process's own gateway unless PUBLIC_URL says otherwise.
+  const host = str(read, 'HOST');
+  const settings: Settings = process.env.PUBLIC_URL
+    ? read
+    : { ...read, PUBLIC_URL: `http://${host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${num(read, 'PORT')}` };
   const log = createLogger('crm', str(settings, 'LOG_LEVEL'));
   mkdirSync(dataDir(settings), { recursive: true });
   const stops: Stop[] = [];

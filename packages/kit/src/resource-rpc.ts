@@ -70,13 +70,14 @@ export function recordToMessage(spec: ResourceSpec, record: ApiRecord): Record<s
   return message;
 }
 
-export function messageToRecord(spec: ResourceSpec, message: Record<string, unknown>): ApiRecord {
+export function messageToRecord(spec: ResourceSpec, message: object): ApiRecord {
+  const fields = message as Record<string, unknown>;
   const record: ApiRecord = {};
   for (const key of Object.keys(spec.fields)) {
-    const value = message[key];
+    const value = fields[key];
     record[key] = value === undefined ? null : value;
   }
-  for (const [key, value] of Object.entries(fromStruct(message.custom_fields as ProtoStruct | undefined))) {
+  for (const [key, value] of Object.entries(fromStruct(fields.custom_fields as ProtoStruct | undefined))) {
     if (!(key in record)) record[key] = value;
   }
   return record;

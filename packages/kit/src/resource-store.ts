@@ -35,6 +35,8 @@ export interface ResourceStore {
 
 /** Per-call options of a create or update made by the owning service itself. */
 export interface WriteOptions {
+  /** The new record's id, when the service needs it before the write (a Message-ID, a quota reservation). */
+  id?: string;
   /**
    * Values of declared read-only fields that the service sets (a link only it may make), written
    * as given: they never come from a client body.
@@ -203,7 +205,7 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
       const values = validateWrite(spec, body, 'create');
       const given = { ...values.fields, ...declared(writeOptions?.systemFields, 'systemFields') };
       checkRequireOneOf(spec, given);
-      const id = newId();
+      const id = writeOptions?.id ?? newId();
       const now = new Date().toISOString();
       return inTransaction(ctx.workspaceId, async (tx) => {
         const fields = await applyRules(tx, 'create', ctx, given, undefined);

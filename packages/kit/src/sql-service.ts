@@ -33,6 +33,8 @@ export interface SqlServiceDeps<P extends Peers = {}, C extends ConfigSchema = {
   db: SqlClient;
   bus: EventBus;
   cursors: CursorCodec;
+  /** The deployment's signing secret (CURSOR_SECRET), for tokens a service signs beyond cursors. */
+  cursorSecret: string;
   /** Wakes the outbox relay after a commit that wrote events. */
   afterCommit: () => void;
   log: Logger;
@@ -95,6 +97,7 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
     db,
     bus,
     cursors: createCursorCodec(runtime.cursorSecret),
+    cursorSecret: runtime.cursorSecret,
     afterCommit: () => relay.nudge(),
     log,
     clock,

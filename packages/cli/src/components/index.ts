@@ -1,5 +1,6 @@
 import { DEFAULT_PORTS } from '@crm/kit';
 import { activitiesService } from '@crm/activities';
+import { messagingService } from '@crm/messaging';
 import { peopleService } from '@crm/people';
 import { type ServiceComponent, sqlComponent } from './component';
 import { directoryComponent } from './directory.component';
@@ -14,6 +15,7 @@ export const SERVICE_COMPONENTS: readonly ServiceComponent[] = [
   directoryComponent,
   sqlComponent(peopleService, DEFAULT_PORTS.people),
   sqlComponent(activitiesService, DEFAULT_PORTS.activities),
+  sqlComponent(messagingService, DEFAULT_PORTS.messaging),
 ];
 
 export { addressEnv } from '@crm/kit';

@@ -3,3 +3,4 @@
  * error codes today; the users and integrations declarations join it with their routes).
  */
 export { DIRECTORY_ERRORS, DirectoryError, DirectoryErrorCode } from './directory.errors';
+export { directoryApi } from './directory.api';

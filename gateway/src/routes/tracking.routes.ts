@@ -1,0 +1,96 @@
+import { CrmError, type ServiceClient } from '@crm/kit';
+import type { MessagingServiceDefinition } from '@crm/proto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The public, unauthenticated paths of tracking and unsubscribing (DESIGN.md, Messaging: tracking
+ * and unsubscribe), the only paths without Authorization. Their token is the only credential:
+ * messaging verifies it, and a forged or unknown one is 404 with nothing recorded. A token that
+ * cannot be one (wrong characters or length) is refused here without a call.
+ *
+ * - `GET|HEAD /t/o/{token}`: a 1×1 GIF, never cached; an open that cannot be recorded (messaging
+ *   briefly down) still gets its image, since a broken image helps nobody.
+ * - `GET|HEAD /t/c/{token}`: 302 to the link's target.
+ * - `GET /u/{token}`: a confirmation page that changes nothing (link scanners fetch URLs);
+ *   `POST /u/{token}` with `List-Unsubscribe=One-Click` (RFC 8058: the mail client's one-click
+ *   button, or the page's form) unsubscribes the address for the workspace.
+ */
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
+
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}button{font-size:1rem;padding:.6rem 1.2rem}</style>
+</head><body>${body}</body></html>`;
+
+const CONFIRM = page(
+  'Unsubscribe',
+  `<h1>Unsubscribe</h1><p>Stop receiving these emails at this address?</p>
+<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+);
+const DONE = page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not receive these emails any more.</p>');
+
+export function registerTrackingRoutes(app: FastifyInstance, messaging: ServiceClient<MessagingServiceDefinition>, deadlineMs: number): void {
+  const tokenOf = (request: FastifyRequest): string => {
+    const { token } = request.params as { token: string };
+    if (!TOKEN.test(token)) throw new CrmError('not_found', 'no such tracking link');
+    return token;
+  };
+  const record = (kind: 'open' | 'click' | 'unsubscribe', request: FastifyRequest, checkOnly = false) =>
+    messaging.call(
+      'RecordEngagement',
+      {
+        kind,
+        token: tokenOf(request),
+        user_agent: String(request.headers['user-agent'] ?? '').slice(0, 1_000),
+        method: request.method,
+        ip: request.ip,
+        check_only: checkOnly,
+      },
+      { deadlineMs },
+    );
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/t/o/:token',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        await record('open', request);
+      } catch (error) {
+        if (error instanceof CrmError && error.code === 'not_found') throw error;
+        request.log.warn({ err: error }, 'open could not be recorded');
+      }
+      return reply.header('Cache-Control', 'no-store, no-cache, must-revalidate, private').type('image/gif').send(GIF);
+    },
+  });
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/t/c/:token',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const { url } = await record('click', request);
+      return reply.header('Cache-Control', 'no-store').redirect(url, 302);
+    },
+  });
+
+  // The unsubscribe page's form posts application/x-www-form-urlencoded, which only these routes
+  // accept: every API route keeps answering 415 to anything but JSON.
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4_096 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    scope.get('/u/:token', async (request, reply) => {
+      await record('unsubscribe', request, true);
+      return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(CONFIRM);
+    });
+    scope.post('/u/:token', async (request, reply) => {
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      if (form['List-Unsubscribe'] !== 'One-Click') {
+        throw CrmError.invalid('an unsubscribe is a POST of List-Unsubscribe=One-Click (RFC 8058)');
+      }
+      await record('unsubscribe', request);
+      return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(DONE);
+    });
+  });
+}

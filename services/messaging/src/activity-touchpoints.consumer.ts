@@ -1,0 +1,71 @@
+import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, isEventOf, isUuid, parseDateTime, writeOutbox } from '@crm/kit';
+import { ActivitiesEvents } from '@crm/proto';
+import { recordTouchpoint } from './records';
+
+/**
+ * Touchpoints of what activities records (DESIGN.md, Events): a call logged (channel `call`, failed
+ * when the call failed) and a meeting booked with a contact (channel `call`: a conversation held by
+ * voice or video). One touchpoint per call log or meeting, so a redelivered event writes nothing.
+ * Events without a contact are not touchpoints.
+ */
+export function createActivityTouchpoints({ db, log, afterCommit }: { db: SqlClient; log: Logger; afterCommit: () => void }) {
+  return async function apply(event: CrmEvent): Promise<void> {
+    if (!isUuid(event.workspace_id)) return;
+    let input: Parameters<typeof recordTouchpoint>[2] | undefined;
+    if (isEventOf(event, ActivitiesEvents.CallLogged)) {
+      const data = event.data;
+      const at = typeof data.occurred_at === 'string' ? parseDateTime(data.occurred_at) : undefined;
+      if (typeof data.contact_id === 'string' && isUuid(data.contact_id) && at) {
+        input = {
+          contactId: data.contact_id,
+          ownerId: typeof data.owner_id === 'string' && isUuid(data.owner_id) ? data.owner_id : null,
+          channel: 'call',
+          direction: 'outbound',
+          status: data.status === 'failed' ? 'failed' : 'completed',
+          summary: `Call ${data.status}${data.outcome ? ` (${data.outcome})` : ''}${typeof data.duration_seconds === 'number' ? `, ${data.duration_seconds} s` : ''}`,
+          occurredAt: at,
+          source: 'call_log',
+          sourceId: data.call_log_id,
+        };
+      }
+    } else if (isEventOf(event, ActivitiesEvents.MeetingScheduled)) {
+      const data = event.data;
+      const at = typeof data.occurred_at === 'string' ? parseDateTime(data.occurred_at) : undefined;
+      if (typeof data.contact_id === 'string' && isUuid(data.contact_id) && at) {
+        input = {
+          contactId: data.contact_id,
+          ownerId: typeof data.owner_id === 'string' && isUuid(data.owner_id) ? data.owner_id : null,
+          channel: 'call',
+          direction: 'outbound',
+          status: 'completed',
+          summary: `Meeting booked for ${data.scheduled_start}`,
+          occurredAt: at,
+          source: 'meeting',
+          sourceId: data.meeting_id,
+        };
+      }
+    }
+    if (!input || !isUuid(input.sourceId)) {
+      if (input) log.warn({ eventId: event.id, type: event.type }, 'activity event ignored: malformed');
+      return;
+    }
+    const touch = input;
+    const events = await db.transaction(async (tx) => {
+      const written = await recordTouchpoint(tx, event.workspace_id, touch);
+      await writeOutbox(tx, written);
+      return written;
+    });
+    if (events.length) afterCommit();
+  };
+}
+
+export const ACTIVITY_TOUCHPOINTS_DURABLE = 'messaging-activity-touchpoints';
+
+export function activityTouchpointsDurableFor(schema: string): string {
+  // Deployments sharing a NATS server but not a database (test runs) each need every event.
+  return schema === 'messaging' ? ACTIVITY_TOUCHPOINTS_DURABLE : `${ACTIVITY_TOUCHPOINTS_DURABLE}_${schema}`.slice(0, 64);
+}
+
+export function subscribeActivityTouchpoints(bus: EventBus, apply: (event: CrmEvent) => Promise<void>, durable: string): Promise<Subscription> {
+  return bus.subscribe({ durable, subjects: [ActivitiesEvents.CallLogged, ActivitiesEvents.MeetingScheduled], handler: apply });
+}

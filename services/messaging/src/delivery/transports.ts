@@ -1,0 +1,178 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Logger } from '@crm/kit';
+import nodemailer from 'nodemailer';
+import type { SenderDirectory, SmtpAccount } from '../sender-directory';
+
+/**
+ * Where a built message goes (DESIGN.md, Messaging: providers): the workspace's own SMTP server
+ * (its enabled `smtp` integration), else the deployment's `SMTP_URL`, else the `log` provider,
+ * which writes the message exactly as it would be sent to `CRM_DATA_DIR/mail/<workspace>/<id>.eml`.
+ * SMTP goes through nodemailer's pooled transport, one pool per server, kept while it is used.
+ */
+export interface OutgoingMessage {
+  workspaceId: string;
+  sentEmailId: string;
+  raw: Buffer;
+  envelope: { from: string; to: string[] };
+}
+
+export interface Transport {
+  readonly provider: 'smtp' | 'log';
+  /**
+   * Delivers the message. `beforeEnd` runs once the whole message has been handed over and only
+   * its end-of-data mark remains: the caller commits "handed over" there (and may still refuse by
+   * throwing, which abandons the transaction so the server discards the message).
+   */
+  send(message: OutgoingMessage, beforeEnd: () => Promise<void>): Promise<{ response: string }>;
+}
+
+export interface Transports {
+  forWorkspace(workspaceId: string): Promise<Transport>;
+  close(): void;
+}
+
+/** An SMTP failure as the worker judges it: refused for good (5xx) or worth another try. */
+export interface SmtpFailure {
+  permanent: boolean;
+  /** The SMTP reply code, when the server answered. */
+  code?: number;
+  /** The command it answered: `RCPT TO` means the recipient was refused. */
+  command?: string;
+  message: string;
+}
+
+export function smtpFailure(error: unknown): SmtpFailure {
+  const e = error as { responseCode?: number; command?: string; response?: string; message?: string; code?: string };
+  const code = typeof e?.responseCode === 'number' ? e.responseCode : undefined;
+  const text = (e?.response ?? e?.message ?? String(error)).replace(/\s+/g, ' ').trim().slice(0, 500);
+  return { permanent: code !== undefined && code >= 500 && code < 600, code, command: e?.command, message: text };
+}
+
+/**
+ * The message as a stream that holds back its end until `beforeEnd` has run. The SMTP connection
+ * reads it only after the server accepted DATA; the second read comes once the whole message has
+ * left for the server, and ending the stream is what makes the connection send the end-of-data
+ * mark that completes the transaction.
+ */
+function heldBackMessage(raw: Buffer, beforeEnd: () => Promise<void>): Readable {
+  let sent = false;
+  let ending = false;
+  return new Readable({
+    read() {
+      if (!sent) {
+        sent = true;
+        this.push(raw);
+      } else if (!ending) {
+        ending = true;
+        beforeEnd().then(
+          () => this.push(null),
+          (error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))),
+        );
+      }
+    },
+  });
+}
+
+type Pool = ReturnType<typeof nodemailer.createTransport>;
+
+interface PoolLike {
+  send(mail: unknown, callback: (error: Error | null, info?: { response?: string }) => void): void;
+}
+
+function smtpTransport(pool: Pool): Transport {
+  const inner = (pool as unknown as { transporter: PoolLike }).transporter;
+  return {
+    provider: 'smtp',
+    send(message, beforeEnd) {
+      return new Promise((resolve, reject) => {
+        // What nodemailer's pool reads of a mail: its envelope, its id and a fresh stream per try
+        // (the pool retries a message on another connection when not a byte of it was read).
+        const mail = {
+          data: {},
+          message: {
+            getEnvelope: () => message.envelope,
+            messageId: () => message.sentEmailId,
+            getHeader: () => '',
+            createReadStream: () => heldBackMessage(message.raw, beforeEnd),
+          },
+        };
+        inner.send(mail, (error, info) => (error ? reject(error) : resolve({ response: info?.response ?? '' })));
+      });
+    },
+  };
+}
+
+function logTransport(mailDir: string): Transport {
+  return {
+    provider: 'log',
+    async send(message, beforeEnd) {
+      await beforeEnd();
+      const dir = path.join(mailDir, message.workspaceId);
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${message.sentEmailId}.eml`);
+      // Written whole or not at all; writing it again after a crash leaves the same one file.
+      await writeFile(`${file}.tmp`, message.raw);
+      await rename(`${file}.tmp`, file);
+      return { response: `written to ${file}` };
+    },
+  };
+}
+
+export interface TransportsOptions {
+  senders: SenderDirectory;
+  /** The deployment's relay, `smtp://` or `smtps://` with credentials; unset means the log provider. */
+  smtpUrl?: string;
+  /** `CRM_DATA_DIR/mail`. */
+  mailDir: string;
+  log: Logger;
+  /** Connections per SMTP server. */
+  maxConnections?: number;
+}
+
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+export function createTransports(options: TransportsOptions): Transports {
+  const pools = new Map<string, { version: string; pool: Pool; transport: Transport }>();
+  const maxConnections = options.maxConnections ?? 5;
+  const log = logTransport(options.mailDir);
+
+  const pooled = (key: string, version: string, make: () => Pool): Transport => {
+    const existing = pools.get(key);
+    if (existing && existing.version === version) return existing.transport;
+    existing?.pool.close();
+    const pool = make();
+    const transport = smtpTransport(pool);
+    pools.set(key, { version, pool, transport });
+    return transport;
+  };
+
+  const accountPool = (account: SmtpAccount): Pool =>
+    nodemailer.createTransport({
+      pool: true,
+      host: account.host,
+      port: account.port,
+      secure: account.secure,
+      ...(account.username ? { auth: { user: account.username, pass: account.password } } : {}),
+      maxConnections,
+      maxMessages: 100,
+      ...SMTP_TIMEOUTS,
+    });
+
+  return {
+    async forWorkspace(workspaceId) {
+      const account = await options.senders.smtpAccount(workspaceId);
+      if (account) return pooled(`integration:${account.integrationId}`, account.version, () => accountPool(account));
+      if (options.smtpUrl) {
+        const url = options.smtpUrl;
+        return pooled('smtp_url', url, () => nodemailer.createTransport({ url, pool: true, maxConnections, maxMessages: 100, ...SMTP_TIMEOUTS }));
+      }
+      return log;
+    },
+    close() {
+      for (const { pool } of pools.values()) pool.close();
+      pools.clear();
+    },
+  };
+}

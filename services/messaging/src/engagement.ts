@@ -1,0 +1,112 @@
+import { type Clock, type CrmEvent, type SqlClient, writeOutbox } from '@crm/kit';
+import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
+import { type TrackingTokens, detectBot } from './mail';
+import { findSend, recordEmailEvent, suppress } from './records';
+
+/**
+ * What the gateway's public tracking paths record (DESIGN.md, Messaging: tracking): an open
+ * (the pixel), a click (answered with the link's target) and an unsubscribe. The token is the
+ * only credential: one that is forged, truncated, of another kind, or names no send is NOT_FOUND,
+ * and nothing is recorded. Opens and clicks that look automated are recorded with is_bot, never
+ * dropped; an unsubscribe is recorded once per address and suppresses it for the workspace.
+ */
+export interface EngagementRequest {
+  kind: 'open' | 'click' | 'unsubscribe';
+  token: string;
+  userAgent?: string;
+  method?: string;
+  /** Verify only (the unsubscribe page's GET): nothing is recorded. */
+  checkOnly?: boolean;
+}
+
+export interface EngagementResult {
+  url?: string;
+  isBot: boolean;
+}
+
+export interface Engagement {
+  record(request: EngagementRequest): Promise<EngagementResult>;
+}
+
+/** How far back earlier clicks count towards a burst (DEFAULT_BOT_RULES' window, with room). */
+const RECENT_CLICKS_MS = 10_000;
+
+export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; clock: Clock; afterCommit: () => void }): Engagement {
+  const { db, tokens, clock } = deps;
+  const unknown = () => new MessagingError(MessagingErrorCode.UnknownToken, 'no such tracking link');
+
+  return {
+    async record(request) {
+      const claim = tokens.verify(request.kind, request.token);
+      if (!claim) throw unknown();
+      const send = await findSend(db, claim.sentEmailId);
+      if (!send) throw unknown();
+      let url: string | undefined;
+      let links: string[] = [];
+      if (claim.kind === 'click') {
+        const { rows } = await db.query<{ links: string[] }>(`SELECT links FROM deliveries WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`, [
+          send.workspace_id,
+          send.id,
+        ]);
+        links = rows[0]?.links ?? [];
+        url = links[claim.linkIndex];
+        if (!url) throw unknown();
+      }
+      // Earlier clicks record their target: the same target counts as the same link.
+      const linkIndexOf = (target: string | null) => Math.max(0, links.indexOf(target ?? ''));
+      if (request.checkOnly) return { url, isBot: false };
+
+      const now = clock.now();
+      let isBot = false;
+      const events: CrmEvent[] = await db.transaction(async (tx) => {
+        if (claim.kind === 'unsubscribe') {
+          // One unsubscribe per address: the page's button and a mail client's one-click POST, or
+          // two sends' links, record it once.
+          if (!(await suppress(tx, send, 'unsubscribed'))) return [];
+          const recorded = await recordEmailEvent(tx, send, { type: 'unsubscribe', occurredAt: now, userAgent: request.userAgent });
+          await writeOutbox(tx, recorded.events);
+          return recorded.events;
+        }
+        const recent =
+          claim.kind === 'click'
+            ? (
+                await tx.query<{ id: string; url: string | null; occurred_at: Date }>(
+                  `SELECT e.id, e.url, e.occurred_at FROM email_events e
+                    WHERE e.workspace_id = $1::uuid AND e.sent_email_id = $2::uuid AND e.event_type = 'click' AND e.occurred_at > $3::timestamptz
+                    ORDER BY e.occurred_at`,
+                  [send.workspace_id, send.id, new Date(now.getTime() - RECENT_CLICKS_MS).toISOString()],
+                )
+              ).rows
+            : [];
+        const verdict = detectBot(
+          {
+            type: claim.kind,
+            userAgent: request.userAgent ?? null,
+            method: request.method,
+            deliveredAt: send.sent_at ? new Date(send.sent_at) : null,
+            ...(claim.kind === 'click'
+              ? {
+                  linkIndex: linkIndexOf(url ?? null),
+                  linkCount: new Set(links).size,
+                  recentClicks: recent.map((r) => ({ id: r.id, linkIndex: linkIndexOf(r.url), at: new Date(r.occurred_at) })),
+                }
+              : {}),
+          },
+          now,
+        );
+        isBot = verdict.isBot;
+        if (verdict.burstClickIds.length) {
+          await tx.query(`UPDATE email_events SET is_bot = true, updated_at = now() WHERE workspace_id = $1::uuid AND id = ANY($2::uuid[])`, [
+            send.workspace_id,
+            verdict.burstClickIds,
+          ]);
+        }
+        const recorded = await recordEmailEvent(tx, send, { type: claim.kind, occurredAt: now, isBot, url: url ?? null, userAgent: request.userAgent });
+        await writeOutbox(tx, recorded.events);
+        return recorded.events;
+      });
+      if (events.length) deps.afterCommit();
+      return { url, isBot };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, writeOutbox } from '@crm/kit';
+import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
+import { InboundError, type InboundMail, createInboundParser } from './mail';
+import { type SendRow, findSend, markBounced, recordEmailEvent, recordTouchpoint } from './records';
+
+/**
+ * Inbound mail (DESIGN.md, Messaging: inbound mail), one handler behind the SMTP listener on
+ * INBOUND_SMTP_ADDR and the IngestMail RPC:
+ * - a reply (In-Reply-To / References name one of our Message-IDs): a `reply` event of that send
+ *   and an inbound email touchpoint;
+ * - an auto-reply (RFC 3834 and the usual markers): an inbound touchpoint, not a reply;
+ * - a delivery status notification (RFC 3464) of a failed delivery: the send becomes bounced with a
+ *   `bounce` event; 5.x.x is hard and suppresses the address, 4.x.x soft; `delayed` is no bounce;
+ * - anything else is unmatched: kept nowhere, logged once.
+ * A message handled already (the same Message-ID, delivered again after a lost 250) changes nothing.
+ */
+export interface IngestResult {
+  kind: InboundMail['kind'];
+  sentEmailId?: string;
+}
+
+export interface Inbound {
+  ingest(raw: Buffer, envelopeRecipients?: readonly string[]): Promise<IngestResult>;
+}
+
+export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: Clock; log: Logger; afterCommit: () => void; maxBytes?: number }): Inbound {
+  const { db, log } = deps;
+  const parser = createInboundParser({ mailDomain: deps.mailDomain, ...(deps.maxBytes ? { maxBytes: deps.maxBytes } : {}) });
+
+  /** The first of the candidate ids that names a send. */
+  async function sendOf(ids: readonly string[]): Promise<SendRow | undefined> {
+    for (const id of ids) {
+      const send = await findSend(db, id);
+      if (send) return send;
+    }
+    return undefined;
+  }
+
+  /** Marks the message handled for the workspace; false when it was handled before. */
+  async function firstTime(tx: SqlQueryable, workspaceId: string, mail: InboundMail, raw: Buffer): Promise<boolean> {
+    const key = mail.messageId ? `mid:${mail.messageId}` : `sha256:${createHash('sha256').update(raw).digest('base64url')}`;
+    const { rows } = await tx.query(
+      `INSERT INTO inbound_messages (workspace_id, message_key, received_at) VALUES ($1::uuid, $2, now())
+       ON CONFLICT (workspace_id, message_key) DO NOTHING RETURNING message_key`,
+      [workspaceId, key.slice(0, 998)],
+    );
+    return rows.length > 0;
+  }
+
+  async function commit(workspaceId: string, mail: InboundMail, raw: Buffer, work: (tx: SqlQueryable) => Promise<CrmEvent[]>): Promise<void> {
+    const events = await db.transaction(async (tx) => {
+      if (!(await firstTime(tx, workspaceId, mail, raw))) return [];
+      const written = await work(tx);
+      await writeOutbox(tx, written);
+      return written;
+    });
+    if (events.length) deps.afterCommit();
+  }
+
+  return {
+    async ingest(raw, envelopeRecipients) {
+      let mail: InboundMail;
+      try {
+        mail = await parser.parse(raw, { envelopeRecipients });
+      } catch (error) {
+        if (error instanceof InboundError) throw new MessagingError(MessagingErrorCode.MalformedMail, `not a mail message: ${error.message}`);
+        throw error;
+      }
+      if (mail.kind === 'unmatched') {
+        log.info({ reason: mail.reason, messageId: mail.messageId }, 'inbound mail matched no send; not kept');
+        return { kind: 'unmatched' };
+      }
+      const send = await sendOf(mail.sentEmailIds);
+      if (!send) {
+        log.info({ kind: mail.kind, messageId: mail.messageId }, 'inbound mail names no known send; not kept');
+        return { kind: 'unmatched' };
+      }
+      const at = deps.clock.now();
+      switch (mail.kind) {
+        case 'reply':
+          await commit(send.workspace_id, mail, raw, async (tx) => {
+            const recorded = await recordEmailEvent(tx, send, { type: 'reply', occurredAt: at, detail: mail.replyText.slice(0, 2_000) || null, url: null });
+            const touch = await recordTouchpoint(tx, send.workspace_id, {
+              contactId: send.contact_id,
+              ownerId: send.owner_id,
+              channel: 'email',
+              direction: 'inbound',
+              status: 'completed',
+              subject: mail.subject || null,
+              summary: mail.replyText.slice(0, 500) || 'Reply received',
+              occurredAt: at,
+              source: 'email_event',
+              sourceId: recorded.id,
+            });
+            return [...recorded.events, ...touch];
+          });
+          break;
+        case 'auto_reply':
+          await commit(send.workspace_id, mail, raw, (tx) =>
+            recordTouchpoint(tx, send.workspace_id, {
+              contactId: send.contact_id,
+              ownerId: send.owner_id,
+              channel: 'email',
+              direction: 'inbound',
+              status: 'completed',
+              subject: mail.subject || null,
+              summary: `Automatic reply: ${mail.text.slice(0, 400)}`,
+              occurredAt: at,
+              source: 'inbound_email',
+              sourceId: send.id,
+            }),
+          );
+          break;
+        case 'bounce':
+          await commit(send.workspace_id, mail, raw, async (tx) => {
+            // Re-read under the row lock: a bounce can race the delivery worker's own success.
+            const current = (await findSend(tx, send.id, true)) ?? send;
+            return markBounced(tx, current, {
+              type: mail.severity,
+              statusCode: mail.recipient.status ?? null,
+              detail: mail.recipient.diagnosticCode ?? null,
+              occurredAt: at,
+            });
+          });
+          break;
+        case 'delayed':
+          log.info({ sentEmailId: send.id }, 'delivery delayed notice: not a bounce');
+          break;
+      }
+      return { kind: mail.kind, sentEmailId: send.id };
+    },
+  };
+}

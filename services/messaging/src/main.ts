@@ -1,0 +1,82 @@
+import { type SqlServiceDefinition, createMemorySendQuota, createRedis, createRedisSendQuota, setting } from '@crm/kit';
+import { directoryApi } from '@crm/directory-contract';
+import { peopleApi } from '@crm/people-contract';
+import type { Redis } from 'ioredis';
+import { activityTouchpointsDurableFor, createActivityTouchpoints, subscribeActivityTouchpoints } from './activity-touchpoints.consumer';
+import { inboundSmtpWorker } from './inbound-smtp';
+import { messagingGrpcBinding } from './messaging.grpc';
+import { type MessagingService, createMessagingService } from './messaging.service';
+import { migrations } from './migrations';
+
+/** The variables messaging reads (DESIGN.md section 3: their names are contracts). */
+export const MESSAGING_SETTINGS = {
+  PUBLIC_URL: setting.url('http://127.0.0.1:8080', 'http', 'https'),
+  MAIL_DOMAIN: setting.optionalString(),
+  MAIL_FROM: setting.optionalString(),
+  SMTP_URL: setting.optionalUrl('smtp', 'smtps'),
+  INBOUND_SMTP_ADDR: setting.optionalAddress(),
+  INBOUND_MAX_BYTES: setting.int(10 * 1024 * 1024, 1_024, 100 * 1024 * 1024),
+  SEND_QUOTA_PER_HOUR: setting.int(5_000, 1, 10_000_000),
+  REDIS_URL: setting.optionalUrl('redis', 'rediss'),
+  DELIVERY_CONCURRENCY: setting.int(16, 1, 256),
+  DELIVERY_RETRY_BASE_MS: setting.int(60_000, 10, 3_600_000),
+  DELIVERY_MAX_ATTEMPTS: setting.int(6, 1, 50),
+  CRM_DATA_DIR: setting.string('.data'),
+} as const;
+
+const redisOf = new WeakMap<MessagingService, Redis>();
+
+/**
+ * The messaging service: sends (queued by the API and the flow engine, delivered by its worker),
+ * email events, touchpoints, templates, the suppression list and the send quota; the inbound SMTP
+ * listener when INBOUND_SMTP_ADDR is set; touchpoints of activities' calls and meetings.
+ */
+export const messagingService: SqlServiceDefinition<MessagingService, { people: typeof peopleApi; directory: typeof directoryApi }, typeof MESSAGING_SETTINGS> = {
+  name: 'messaging',
+  migrations,
+  peers: { people: peopleApi, directory: directoryApi },
+  config: MESSAGING_SETTINGS,
+  create({ db, cursors, cursorSecret, afterCommit, log, clock, peers, config }) {
+    const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
+    const mailDomain = config.MAIL_DOMAIN ?? new URL(publicUrl).hostname;
+    const redis = config.REDIS_URL ? createRedis(config.REDIS_URL) : undefined;
+    const quota = redis ? createRedisSendQuota(redis, config.SEND_QUOTA_PER_HOUR) : createMemorySendQuota(config.SEND_QUOTA_PER_HOUR);
+    const service = createMessagingService({
+      db,
+      cursors,
+      afterCommit,
+      log,
+      clock,
+      quota,
+      people: peers.people,
+      directory: peers.directory,
+      settings: {
+        publicUrl,
+        mailDomain,
+        defaultFrom: config.MAIL_FROM ?? `outreach@${mailDomain}`,
+        smtpUrl: config.SMTP_URL,
+        dataDir: config.CRM_DATA_DIR,
+        // The cursor secret's family: one secret every replica shares already (the tokens derive their own key).
+        trackingSecrets: [cursorSecret],
+        deliveryConcurrency: config.DELIVERY_CONCURRENCY,
+        retryBaseMs: config.DELIVERY_RETRY_BASE_MS,
+        maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
+        inboundMaxBytes: config.INBOUND_MAX_BYTES,
+      },
+    });
+    if (redis) redisOf.set(service, redis);
+    return service;
+  },
+  bindings: (service, log) => [messagingGrpcBinding(service, log)],
+  consumers: async (service, { bus, db, log }) => [
+    await subscribeActivityTouchpoints(bus, createActivityTouchpoints({ db, log, afterCommit: () => undefined }), activityTouchpointsDurableFor(db.schema)),
+  ],
+  workers: (service, { config, log }) => [
+    service.delivery,
+    ...(config.INBOUND_SMTP_ADDR ? [inboundSmtpWorker({ inbound: service.inbound, address: config.INBOUND_SMTP_ADDR, log, maxBytes: config.INBOUND_MAX_BYTES })] : []),
+  ],
+  async close(service) {
+    await service.close();
+    redisOf.get(service)?.disconnect();
+  },
+};

@@ -1,0 +1,8 @@
+import { messagingApi } from '@crm/messaging-contract';
+import { checkContextParity } from '../../../packages/kit/src/testing/parity';
+import { migrations } from './migrations';
+
+test('each messaging declaration, its proto message, its table and its indexes agree', async () => {
+  const problems = await checkContextParity({ api: messagingApi, migrations, protoFile: 'crm/messaging/v1/messaging.proto' });
+  expect(problems).toEqual([]);
+}, 30_000);

@@ -1,0 +1,267 @@
+import * as path from 'node:path';
+import {
+  type Clock,
+  CrmError,
+  type CursorCodec,
+  type FieldValue,
+  type Logger,
+  type PendingWrite,
+  type ResourceStore,
+  type SendQuota,
+  type ServiceClient,
+  type SqlClient,
+  createResourceStore,
+  messageToRecord,
+  writeOutbox,
+} from '@crm/kit';
+import {
+  MessagingError,
+  MessagingErrorCode,
+  chatappTemplates,
+  emailEvents,
+  emailTemplates,
+  sentEmails,
+  touchpoints,
+} from '@crm/messaging-contract';
+import { contacts } from '@crm/people-contract';
+import { type DirectoryServiceDefinition, MessagingEvents, type PeopleServiceDefinition } from '@crm/proto';
+import { createDeliveryWorker, type DeliveryWorker } from './delivery/delivery.worker';
+import { createTransports, type Transports } from './delivery/transports';
+import { type Engagement, createEngagement } from './engagement';
+import { type Inbound, createInbound } from './inbound';
+import { type TemplateRenderer, TemplateError, type TrackingTokens, createTemplateRenderer, createTrackingTokens } from './mail';
+import { findSend, markFailed } from './records';
+import { type SenderDirectory, createSenderDirectory } from './sender-directory';
+import { type Sends, createSends } from './sends';
+
+export interface MessagingSettings {
+  /** The gateway's public origin: tracking, click and unsubscribe links point there. */
+  publicUrl: string;
+  /** The domain of Message-IDs and VERP addresses. */
+  mailDomain: string;
+  /** The sender when neither the send, the integration nor the owner names one. */
+  defaultFrom: string;
+  smtpUrl?: string;
+  /** `CRM_DATA_DIR`: the log provider writes under `<dir>/mail`. */
+  dataDir: string;
+  /** Secrets that sign tracking and unsubscribe tokens (the first signs, all verify). */
+  trackingSecrets: string[];
+  deliveryConcurrency?: number;
+  retryBaseMs?: number;
+  maxAttempts?: number;
+  inboundMaxBytes?: number;
+}
+
+export interface MessagingService {
+  sentEmails: ResourceStore;
+  emailEvents: ResourceStore;
+  touchpoints: ResourceStore;
+  emailTemplates: ResourceStore;
+  chatappTemplates: ResourceStore;
+  sends: Sends;
+  engagement: Engagement;
+  inbound: Inbound;
+  renderer: TemplateRenderer;
+  delivery: DeliveryWorker;
+  /** Cancels a queued send; a send already handed over is not recalled. Idempotent. */
+  cancel(workspaceId: string, sentEmailId: string, reason: string): Promise<{ canceled: boolean; status: string }>;
+  close(): Promise<void>;
+}
+
+export interface MessagingServiceDeps {
+  db: SqlClient;
+  cursors: CursorCodec;
+  afterCommit: () => void;
+  log: Logger;
+  clock: Clock;
+  quota: SendQuota;
+  people: ServiceClient<PeopleServiceDefinition>;
+  directory: ServiceClient<DirectoryServiceDefinition>;
+  settings: MessagingSettings;
+  /** Replaces the transports (tests that point one workspace elsewhere). */
+  transports?: Transports;
+  senders?: SenderDirectory;
+}
+
+/** Liquid sources are checked when a template is saved: a 422 names the field that fails. */
+function templateRule(renderer: TemplateRenderer, fields: { subject?: string; body: string; bodyText?: string }) {
+  return async (write: PendingWrite): Promise<void> => {
+    const next = write.next;
+    try {
+      await renderer.validate({
+        subject: fields.subject ? String(next[fields.subject] ?? '') : '',
+        body: String(next[fields.body] ?? ''),
+        body_text: fields.bodyText ? ((next[fields.bodyText] as string | null | undefined) ?? null) : null,
+      });
+    } catch (error) {
+      if (error instanceof TemplateError) {
+        if (error.reason === 'unavailable') throw new CrmError('unavailable', 'the template renderer is busy; retry shortly');
+        const field = error.field === 'subject' ? fields.subject! : error.field === 'body_text' ? fields.bodyText! : fields.body;
+        throw MessagingError.field(MessagingErrorCode.InvalidTemplate, field, error.message.replace(/^[a-z_]+: /, ''));
+      }
+      throw error;
+    }
+  };
+}
+
+export function createMessagingService(deps: MessagingServiceDeps): MessagingService {
+  const { db, cursors, afterCommit, log, clock, settings, people } = deps;
+  const renderer = createTemplateRenderer();
+  const tokens: TrackingTokens = createTrackingTokens({ secret: settings.trackingSecrets });
+  const senders = deps.senders ?? createSenderDirectory(deps.directory);
+  const transports = deps.transports ?? createTransports({ senders, smtpUrl: settings.smtpUrl, mailDir: path.join(settings.dataDir, 'mail'), log });
+  const common = { db, cursors, afterCommit };
+
+  const sentEmailStore = createResourceStore({
+    ...common,
+    spec: sentEmails,
+    events: (change) =>
+      change.verb === 'created'
+        ? [
+            {
+              type: MessagingEvents.SentEmailQueued,
+              data: {
+                sent_email_id: String(change.after!.id),
+                contact_id: String(change.after!.contact_id),
+                to_email: String(change.after!.to_email),
+                ...(change.after!.owner_id ? { owner_id: String(change.after!.owner_id) } : {}),
+                ...(change.after!.flow_id
+                  ? {
+                      flow: {
+                        flow_id: String(change.after!.flow_id),
+                        node_id: String(change.after!.flow_node_id),
+                        enrollment_id: String(change.after!.flow_enrollment_id),
+                      },
+                    }
+                  : {}),
+              },
+            },
+          ]
+        : [],
+  });
+  const templateStore = createResourceStore({
+    ...common,
+    spec: emailTemplates,
+    beforeWrite: templateRule(renderer, { subject: 'subject', body: 'body', bodyText: 'body_text' }),
+  });
+  const chatappStore = createResourceStore({
+    ...common,
+    spec: chatappTemplates,
+    beforeWrite: async (write) => {
+      await templateRule(renderer, { body: 'body' })(write);
+      return write.mode === 'create' && write.fields.channel === undefined ? { channel: 'chat_app' } : undefined;
+    },
+  });
+
+  /** A manual touchpoint names a contact of the workspace; it defaults to completed, now. */
+  const touchpointStore = createResourceStore({
+    ...common,
+    spec: touchpoints,
+    beforeWrite: async (write): Promise<Record<string, FieldValue>> => {
+      const contactId = write.fields.contact_id;
+      if (typeof contactId === 'string') {
+        try {
+          messageToRecord(contacts, await people.call('GetContact', { workspace_id: write.ctx.workspaceId, id: contactId }));
+        } catch (error) {
+          if (error instanceof CrmError && error.code === 'not_found') {
+            throw MessagingError.field(MessagingErrorCode.UnknownReference, 'contact_id', 'no contact with this id in the workspace');
+          }
+          throw error;
+        }
+      }
+      if (write.mode !== 'create') return {};
+      return {
+        source: 'manual',
+        ...(write.fields.status === undefined ? { status: 'completed' } : {}),
+        ...(write.fields.occurred_at === undefined ? { occurred_at: clock.now() } : {}),
+      };
+    },
+    events: (change) =>
+      change.verb === 'created'
+        ? [
+            {
+              type: MessagingEvents.TouchpointRecorded,
+              data: {
+                touchpoint_id: String(change.after!.id),
+                contact_id: String(change.after!.contact_id),
+                channel: String(change.after!.channel),
+                direction: String(change.after!.direction),
+                status: String(change.after!.status),
+                occurred_at: String(change.after!.occurred_at),
+                ...(change.after!.owner_id ? { owner_id: String(change.after!.owner_id) } : {}),
+              },
+            },
+          ]
+        : [],
+  });
+
+  const delivery = createDeliveryWorker({
+    db,
+    transports,
+    tokens,
+    publicUrl: settings.publicUrl,
+    mailDomain: settings.mailDomain,
+    clock,
+    log: log.child({ worker: 'delivery' }),
+    afterCommit,
+    concurrency: settings.deliveryConcurrency,
+    retryBaseMs: settings.retryBaseMs,
+    maxAttempts: settings.maxAttempts,
+  });
+
+  const sends = createSends({
+    db,
+    store: sentEmailStore,
+    templates: templateStore,
+    quota: deps.quota,
+    renderer,
+    people,
+    directory: deps.directory,
+    senders,
+    mailDomain: settings.mailDomain,
+    defaultFrom: settings.defaultFrom,
+    wake: () => delivery.wake(),
+    log,
+  });
+
+  return {
+    sentEmails: { ...sentEmailStore, create: (ctx, body) => sends.queue(ctx, body) },
+    emailEvents: createResourceStore({ ...common, spec: emailEvents }),
+    touchpoints: touchpointStore,
+    emailTemplates: templateStore,
+    chatappTemplates: chatappStore,
+    sends,
+    engagement: createEngagement({ db, tokens, clock, afterCommit }),
+    inbound: createInbound({ db, mailDomain: settings.mailDomain, clock, log, afterCommit, maxBytes: settings.inboundMaxBytes }),
+    renderer,
+    delivery,
+
+    async cancel(workspaceId, sentEmailId, reason) {
+      let outcome = { canceled: false, status: 'unknown' };
+      const events = await db.transaction(async (tx) => {
+        const send = await findSend(tx, sentEmailId, true);
+        if (!send || send.workspace_id !== workspaceId) throw CrmError.notFound('sent_email');
+        const { rows } = await tx.query<{ state: string }>(
+          `SELECT state FROM deliveries WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid FOR UPDATE`,
+          [workspaceId, sentEmailId],
+        );
+        // Handed over to the SMTP server already (or finished): too late to recall.
+        if (send.status !== 'queued' || rows[0]?.state === 'committed') {
+          outcome = { canceled: false, status: send.status };
+          return [];
+        }
+        outcome = { canceled: true, status: 'failed' };
+        const written = await markFailed(tx, send, `canceled: ${reason}`.slice(0, 255));
+        await writeOutbox(tx, written);
+        return written;
+      });
+      if (events.length) afterCommit();
+      return outcome;
+    },
+
+    async close() {
+      transports.close();
+      await renderer.close();
+    },
+  };
+}

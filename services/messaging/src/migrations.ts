@@ -1,0 +1,215 @@
+import { IDEMPOTENCY_MIGRATION_SQL, type Migration, OUTBOX_MIGRATION_SQL } from '@crm/kit';
+
+/**
+ * The messaging schema. Released migrations are never edited; changes come as new entries.
+ *
+ * Tenancy in every key (DESIGN.md): every table's primary key is (workspace_id, id) or leads with
+ * workspace_id, and every index that serves a list leads with it too, so the schema can be
+ * distributed by workspace. Index policy as elsewhere: one (workspace_id, key, id) b-tree per sort
+ * key, one (workspace_id, filter, time field, id) per filter, trigram GIN for `q`.
+ */
+export const migrations: Migration[] = [
+  { id: '001_outbox', sql: OUTBOX_MIGRATION_SQL },
+  { id: '002_idempotency_keys', sql: IDEMPOTENCY_MIGRATION_SQL },
+  {
+    id: '003_sent_emails',
+    sql: `
+      CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
+      CREATE TABLE sent_emails (
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        svc_uid text,
+        contact_id uuid NOT NULL,
+        owner_id uuid,
+        template_id uuid,
+        status text NOT NULL CHECK (status IN ('queued', 'sent', 'bounced', 'failed')),
+        provider text CHECK (provider IN ('smtp', 'log')),
+        subject text NOT NULL,
+        body text NOT NULL,
+        body_text text,
+        to_email text NOT NULL,
+        from_email text NOT NULL,
+        from_name text,
+        message_id text NOT NULL,
+        failure_reason text,
+        sent_at timestamptz(3),
+        flow_id uuid,
+        flow_node_id uuid,
+        flow_enrollment_id uuid,
+        custom jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (workspace_id, id),
+        CONSTRAINT sent_emails_sent_at_check CHECK ((status = 'sent') <= (sent_at IS NOT NULL))
+      );
+      CREATE UNIQUE INDEX sent_emails_svc_uid_key ON sent_emails (workspace_id, svc_uid) WHERE svc_uid IS NOT NULL;
+      CREATE INDEX sent_emails_sent_at_idx ON sent_emails (workspace_id, sent_at, id);
+      CREATE INDEX sent_emails_created_at_idx ON sent_emails (workspace_id, created_at, id);
+      CREATE INDEX sent_emails_contact_id_idx ON sent_emails (workspace_id, contact_id, sent_at, id);
+      CREATE INDEX sent_emails_owner_id_idx ON sent_emails (workspace_id, owner_id, sent_at, id);
+      CREATE INDEX sent_emails_provider_idx ON sent_emails (workspace_id, provider, sent_at, id);
+      CREATE INDEX sent_emails_status_idx ON sent_emails (workspace_id, status, sent_at, id);
+      CREATE INDEX sent_emails_flow_enrollment_id_idx ON sent_emails (workspace_id, flow_enrollment_id, sent_at, id);
+      CREATE INDEX sent_emails_search_idx ON sent_emails USING gin (
+        subject public.gin_trgm_ops, to_email public.gin_trgm_ops, from_email public.gin_trgm_ops
+      );
+      -- Inbound mail names a send by its id alone (Message-ID, VERP address), not its workspace.
+      CREATE INDEX sent_emails_id_idx ON sent_emails (id);
+
+      -- The delivery queue: one row per send, kept after delivery (its tracked links answer clicks).
+      --   pending    waiting for next_attempt_at;
+      --   sending    claimed by a worker until lease_until (it re-checked status and suppression);
+      --   committed  the whole message was handed to the SMTP server and only its end-of-data
+      --              mark remains: a worker that dies now is taken as delivered, never sent again;
+      --   done       delivered, bounced or failed.
+      -- A claim moves next_attempt_at to the lease's end, so one index finds both due sends and
+      -- sends whose worker died.
+      CREATE TABLE deliveries (
+        workspace_id uuid NOT NULL,
+        sent_email_id uuid NOT NULL,
+        state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'sending', 'committed', 'done')),
+        attempts int NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz(3) NOT NULL,
+        lease_token uuid,
+        last_error text,
+        links jsonb NOT NULL DEFAULT '[]'::jsonb,
+        thread text[] NOT NULL DEFAULT '{}',
+        verp boolean NOT NULL DEFAULT true,
+        -- Which provider took the message: known once it is handed over (committed).
+        provider text CHECK (provider IN ('smtp', 'log')),
+        committed_at timestamptz(3),
+        PRIMARY KEY (workspace_id, sent_email_id),
+        FOREIGN KEY (workspace_id, sent_email_id) REFERENCES sent_emails (workspace_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX deliveries_due_idx ON deliveries (next_attempt_at) WHERE state <> 'done';
+
+      -- Addresses that must not be mailed again in a workspace: an unsubscribe or a hard bounce.
+      CREATE TABLE suppressions (
+        workspace_id uuid NOT NULL,
+        email_lower text NOT NULL,
+        reason text NOT NULL CHECK (reason IN ('unsubscribed', 'hard_bounce')),
+        sent_email_id uuid,
+        created_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (workspace_id, email_lower)
+      );
+    `,
+  },
+  {
+    id: '004_email_events_touchpoints',
+    sql: `
+      CREATE TABLE email_events (
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        svc_uid text,
+        sent_email_id uuid NOT NULL,
+        contact_id uuid NOT NULL,
+        event_type text NOT NULL CHECK (event_type IN ('open', 'click', 'reply', 'bounce', 'unsubscribe')),
+        occurred_at timestamptz(3) NOT NULL,
+        is_bot boolean NOT NULL DEFAULT false,
+        url text,
+        user_agent text,
+        bounce_type text CHECK (bounce_type IN ('hard', 'soft')),
+        status_code text,
+        detail text,
+        flow_id uuid,
+        flow_node_id uuid,
+        flow_enrollment_id uuid,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (workspace_id, id)
+      );
+      CREATE UNIQUE INDEX email_events_svc_uid_key ON email_events (workspace_id, svc_uid) WHERE svc_uid IS NOT NULL;
+      CREATE INDEX email_events_occurred_at_idx ON email_events (workspace_id, occurred_at, id);
+      CREATE INDEX email_events_created_at_idx ON email_events (workspace_id, created_at, id);
+      CREATE INDEX email_events_sent_email_id_idx ON email_events (workspace_id, sent_email_id, occurred_at, id);
+      CREATE INDEX email_events_contact_id_idx ON email_events (workspace_id, contact_id, occurred_at, id);
+      CREATE INDEX email_events_event_type_idx ON email_events (workspace_id, event_type, occurred_at, id);
+
+      CREATE TABLE touchpoints (
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        svc_uid text,
+        contact_id uuid NOT NULL,
+        owner_id uuid,
+        channel text NOT NULL CHECK (channel IN ('email', 'chat_app', 'call', 'professional_network')),
+        direction text NOT NULL CHECK (direction IN ('inbound', 'outbound')),
+        status text NOT NULL DEFAULT 'completed' CHECK (status IN ('completed', 'failed')),
+        summary text,
+        subject text,
+        occurred_at timestamptz(3) NOT NULL,
+        source text NOT NULL CHECK (source IN ('manual', 'sent_email', 'email_event', 'inbound_email', 'call_log', 'meeting')),
+        source_id uuid,
+        custom jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (workspace_id, id)
+      );
+      CREATE UNIQUE INDEX touchpoints_svc_uid_key ON touchpoints (workspace_id, svc_uid) WHERE svc_uid IS NOT NULL;
+      -- One touchpoint per thing it records, so a redelivered event writes it once.
+      CREATE UNIQUE INDEX touchpoints_source_key ON touchpoints (workspace_id, source, source_id) WHERE source_id IS NOT NULL;
+      CREATE INDEX touchpoints_occurred_at_idx ON touchpoints (workspace_id, occurred_at, id);
+      CREATE INDEX touchpoints_created_at_idx ON touchpoints (workspace_id, created_at, id);
+      CREATE INDEX touchpoints_contact_id_idx ON touchpoints (workspace_id, contact_id, occurred_at, id);
+      CREATE INDEX touchpoints_owner_id_idx ON touchpoints (workspace_id, owner_id, occurred_at, id);
+      CREATE INDEX touchpoints_channel_idx ON touchpoints (workspace_id, channel, occurred_at, id);
+      CREATE INDEX touchpoints_direction_idx ON touchpoints (workspace_id, direction, occurred_at, id);
+      CREATE INDEX touchpoints_status_idx ON touchpoints (workspace_id, status, occurred_at, id);
+      CREATE INDEX touchpoints_search_idx ON touchpoints USING gin (summary public.gin_trgm_ops, subject public.gin_trgm_ops);
+
+      -- Inbound messages already handled, by Message-ID: a mail server that delivers one twice
+      -- (a retry after a lost 250) records its reply or bounce once.
+      CREATE TABLE inbound_messages (
+        workspace_id uuid NOT NULL,
+        message_key text NOT NULL,
+        received_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (workspace_id, message_key)
+      );
+      CREATE INDEX inbound_messages_received_at_idx ON inbound_messages (received_at);
+    `,
+  },
+  {
+    id: '005_templates',
+    sql: `
+      CREATE TABLE email_templates (
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        svc_uid text,
+        name text NOT NULL,
+        description text,
+        subject text NOT NULL,
+        body text NOT NULL,
+        body_text text,
+        custom jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (workspace_id, id)
+      );
+      CREATE UNIQUE INDEX email_templates_svc_uid_key ON email_templates (workspace_id, svc_uid) WHERE svc_uid IS NOT NULL;
+      CREATE INDEX email_templates_created_at_idx ON email_templates (workspace_id, created_at, id);
+      CREATE INDEX email_templates_updated_at_idx ON email_templates (workspace_id, updated_at, id);
+      CREATE INDEX email_templates_name_idx ON email_templates (workspace_id, name, id);
+      CREATE INDEX email_templates_search_idx ON email_templates USING gin (name public.gin_trgm_ops, subject public.gin_trgm_ops);
+
+      CREATE TABLE chatapp_templates (
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        svc_uid text,
+        name text NOT NULL,
+        description text,
+        channel text NOT NULL DEFAULT 'chat_app' CHECK (channel IN ('chat_app', 'professional_network')),
+        body text NOT NULL,
+        custom jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (workspace_id, id)
+      );
+      CREATE UNIQUE INDEX chatapp_templates_svc_uid_key ON chatapp_templates (workspace_id, svc_uid) WHERE svc_uid IS NOT NULL;
+      CREATE INDEX chatapp_templates_created_at_idx ON chatapp_templates (workspace_id, created_at, id);
+      CREATE INDEX chatapp_templates_updated_at_idx ON chatapp_templates (workspace_id, updated_at, id);
+      CREATE INDEX chatapp_templates_name_idx ON chatapp_templates (workspace_id, name, id);
+      CREATE INDEX chatapp_templates_channel_idx ON chatapp_templates (workspace_id, channel, created_at, id);
+      CREATE INDEX chatapp_templates_search_idx ON chatapp_templates USING gin (name public.gin_trgm_ops);
+    `,
+  },
+];

@@ -1,0 +1,281 @@
+import { type CrmEvent, type SqlQueryable, newEvent, newId } from '@crm/kit';
+import { MessagingEvents } from '@crm/proto';
+
+/**
+ * The writes that follow a send through its life, each inside the caller's transaction and
+ * returning the events it publishes: recording an engagement, moving the send to sent, bounced or
+ * failed, suppressing an address, logging a touchpoint. The delivery worker, the tracking paths
+ * and inbound mail all go through these, so a bounce is the same record whichever way it came.
+ */
+
+/** A send as these writes need it. */
+export interface SendRow {
+  workspace_id: string;
+  id: string;
+  contact_id: string;
+  owner_id: string | null;
+  to_email: string;
+  subject: string;
+  status: string;
+  sent_at: string | null;
+  flow_id: string | null;
+  flow_node_id: string | null;
+  flow_enrollment_id: string | null;
+}
+
+export const SEND_COLUMNS =
+  'workspace_id, id, contact_id, owner_id, to_email, subject, status, sent_at, flow_id, flow_node_id, flow_enrollment_id';
+
+const iso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : (value as string | null));
+
+export function sendRow(row: Record<string, unknown>): SendRow {
+  return { ...(row as unknown as SendRow), sent_at: iso(row.sent_at) };
+}
+
+/** The FlowStep an event carries, when the send came from a flow step. */
+function flowOf(send: SendRow) {
+  return send.flow_id && send.flow_node_id && send.flow_enrollment_id
+    ? { flow: { flow_id: send.flow_id, node_id: send.flow_node_id, enrollment_id: send.flow_enrollment_id } }
+    : {};
+}
+
+/** The send `id`, whatever its workspace (a tracking token, a Message-ID or a VERP address names only the send). */
+export async function findSend(q: SqlQueryable, id: string, lock = false): Promise<SendRow | undefined> {
+  const { rows } = await q.query(
+    // -- all workspaces: inbound mail and tracking tokens name a send, not its workspace; the send's
+    // own row then scopes everything else.
+    `SELECT ${SEND_COLUMNS} FROM sent_emails WHERE id = $1::uuid ${lock ? 'FOR UPDATE' : ''} -- all workspaces: found by its id`,
+    [id],
+  );
+  return rows[0] ? sendRow(rows[0]) : undefined;
+}
+
+export interface EngagementInput {
+  type: 'open' | 'click' | 'reply' | 'bounce' | 'unsubscribe';
+  occurredAt: Date;
+  isBot?: boolean;
+  url?: string | null;
+  userAgent?: string | null;
+  bounceType?: 'hard' | 'soft' | null;
+  statusCode?: string | null;
+  detail?: string | null;
+}
+
+/** One email event of a send, and its `email_event.recorded`. */
+export async function recordEmailEvent(tx: SqlQueryable, send: SendRow, input: EngagementInput): Promise<{ id: string; events: CrmEvent[] }> {
+  const id = newId();
+  const now = new Date().toISOString();
+  const occurredAt = input.occurredAt.toISOString();
+  await tx.query(
+    `INSERT INTO email_events (workspace_id, id, sent_email_id, contact_id, event_type, occurred_at, is_bot, url, user_agent,
+                               bounce_type, status_code, detail, flow_id, flow_node_id, flow_enrollment_id, created_at, updated_at)
+     VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5, $6::timestamptz, $7, $8, $9, $10, $11, $12, $13::uuid, $14::uuid, $15::uuid,
+             $16::timestamptz, $16::timestamptz)`,
+    [
+      send.workspace_id,
+      id,
+      send.id,
+      send.contact_id,
+      input.type,
+      occurredAt,
+      input.isBot ?? false,
+      input.url ?? null,
+      input.userAgent?.slice(0, 1_000) ?? null,
+      input.bounceType ?? null,
+      input.statusCode ?? null,
+      input.detail?.slice(0, 10_000) ?? null,
+      send.flow_id,
+      send.flow_node_id,
+      send.flow_enrollment_id,
+      now,
+    ],
+  );
+  const event = newEvent(MessagingEvents.EmailEventRecorded, send.workspace_id, {
+    email_event_id: id,
+    sent_email_id: send.id,
+    contact_id: send.contact_id,
+    event_type: input.type,
+    occurred_at: occurredAt,
+    is_bot: input.isBot ?? false,
+    ...(send.owner_id ? { owner_id: send.owner_id } : {}),
+    ...flowOf(send),
+  });
+  return { id, events: [event] };
+}
+
+export interface TouchpointInput {
+  contactId: string;
+  ownerId: string | null;
+  channel: 'email' | 'chat_app' | 'call' | 'professional_network';
+  direction: 'inbound' | 'outbound';
+  status: 'completed' | 'failed';
+  subject?: string | null;
+  summary?: string | null;
+  occurredAt: Date;
+  source: 'sent_email' | 'email_event' | 'inbound_email' | 'call_log' | 'meeting';
+  sourceId: string;
+}
+
+/**
+ * The touchpoint of something that happened, once: a second one for the same source (a
+ * redelivered event, a repeated bounce) is not written and publishes nothing.
+ */
+export async function recordTouchpoint(tx: SqlQueryable, workspaceId: string, input: TouchpointInput): Promise<CrmEvent[]> {
+  const id = newId();
+  const now = new Date().toISOString();
+  const occurredAt = input.occurredAt.toISOString();
+  const { rows } = await tx.query(
+    `INSERT INTO touchpoints (workspace_id, id, contact_id, owner_id, channel, direction, status, subject, summary, occurred_at,
+                              source, source_id, created_at, updated_at)
+     VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12::uuid, $13::timestamptz, $13::timestamptz)
+     ON CONFLICT (workspace_id, source, source_id) WHERE source_id IS NOT NULL DO NOTHING
+     RETURNING id`,
+    [
+      workspaceId,
+      id,
+      input.contactId,
+      input.ownerId,
+      input.channel,
+      input.direction,
+      input.status,
+      input.subject?.slice(0, 255) ?? null,
+      input.summary?.slice(0, 10_000) ?? null,
+      occurredAt,
+      input.source,
+      input.sourceId,
+      now,
+    ],
+  );
+  if (!rows.length) return [];
+  return [
+    newEvent(MessagingEvents.TouchpointRecorded, workspaceId, {
+      touchpoint_id: id,
+      contact_id: input.contactId,
+      channel: input.channel,
+      direction: input.direction,
+      status: input.status,
+      occurred_at: occurredAt,
+      ...(input.ownerId ? { owner_id: input.ownerId } : {}),
+    }),
+  ];
+}
+
+/** Adds the address to the workspace's suppression list; true when it was not on it yet. */
+export async function suppress(tx: SqlQueryable, send: SendRow, reason: 'unsubscribed' | 'hard_bounce'): Promise<boolean> {
+  const { rows } = await tx.query(
+    `INSERT INTO suppressions (workspace_id, email_lower, reason, sent_email_id, created_at) VALUES ($1::uuid, $2, $3, $4::uuid, now())
+     ON CONFLICT (workspace_id, email_lower) DO NOTHING RETURNING email_lower`,
+    [send.workspace_id, send.to_email.toLowerCase(), reason, send.id],
+  );
+  return rows.length > 0;
+}
+
+export async function suppressionOf(q: SqlQueryable, workspaceId: string, email: string): Promise<string | undefined> {
+  const { rows } = await q.query<{ reason: string }>(`SELECT reason FROM suppressions WHERE workspace_id = $1::uuid AND email_lower = $2`, [
+    workspaceId,
+    email.toLowerCase(),
+  ]);
+  return rows[0]?.reason;
+}
+
+/** The send was accepted (or written by the log provider): status sent, its touchpoint, `email.sent`. */
+export async function markSent(tx: SqlQueryable, send: SendRow, provider: 'smtp' | 'log', sentAt: Date): Promise<CrmEvent[]> {
+  const at = sentAt.toISOString();
+  await tx.query(
+    `UPDATE sent_emails SET status = 'sent', provider = $3, sent_at = $4::timestamptz, failure_reason = NULL, updated_at = now()
+      WHERE workspace_id = $1::uuid AND id = $2::uuid`,
+    [send.workspace_id, send.id, provider, at],
+  );
+  await tx.query(`UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`, [
+    send.workspace_id,
+    send.id,
+  ]);
+  const touch = await recordTouchpoint(tx, send.workspace_id, {
+    contactId: send.contact_id,
+    ownerId: send.owner_id,
+    channel: 'email',
+    direction: 'outbound',
+    status: 'completed',
+    subject: send.subject,
+    summary: `Email sent to ${send.to_email}`,
+    occurredAt: sentAt,
+    source: 'sent_email',
+    sourceId: send.id,
+  });
+  return [
+    newEvent(MessagingEvents.EmailSent, send.workspace_id, {
+      sent_email_id: send.id,
+      contact_id: send.contact_id,
+      sent_at: at,
+      ...(send.owner_id ? { owner_id: send.owner_id } : {}),
+      ...flowOf(send),
+    }),
+    ...touch,
+  ];
+}
+
+/** The send will not go out: status failed with the reason, `sent_email.failed`. */
+export async function markFailed(tx: SqlQueryable, send: SendRow, reason: string): Promise<CrmEvent[]> {
+  await tx.query(
+    `UPDATE sent_emails SET status = 'failed', failure_reason = $3, updated_at = now() WHERE workspace_id = $1::uuid AND id = $2::uuid`,
+    [send.workspace_id, send.id, reason.slice(0, 255)],
+  );
+  await tx.query(`UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`, [
+    send.workspace_id,
+    send.id,
+  ]);
+  return [
+    newEvent(MessagingEvents.SentEmailFailed, send.workspace_id, {
+      sent_email_id: send.id,
+      contact_id: send.contact_id,
+      failure_reason: reason.slice(0, 255),
+      occurred_at: new Date().toISOString(),
+      ...flowOf(send),
+    }),
+  ];
+}
+
+export interface BounceInput {
+  type: 'hard' | 'soft';
+  statusCode?: string | null;
+  detail?: string | null;
+  occurredAt: Date;
+}
+
+/**
+ * The send bounced: status bounced, its `bounce` event, and for a hard bounce the address joins
+ * the workspace's suppression list. A send that bounced already records the later bounce as an
+ * event only.
+ */
+export async function markBounced(tx: SqlQueryable, send: SendRow, bounce: BounceInput): Promise<CrmEvent[]> {
+  const events: CrmEvent[] = [];
+  if (send.status !== 'bounced') {
+    await tx.query(
+      `UPDATE sent_emails SET status = 'bounced', failure_reason = $3, updated_at = now() WHERE workspace_id = $1::uuid AND id = $2::uuid`,
+      [send.workspace_id, send.id, `${bounce.type} bounce${bounce.statusCode ? ` ${bounce.statusCode}` : ''}`.slice(0, 255)],
+    );
+    await tx.query(`UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`, [
+      send.workspace_id,
+      send.id,
+    ]);
+    events.push(
+      newEvent(MessagingEvents.SentEmailBounced, send.workspace_id, {
+        sent_email_id: send.id,
+        contact_id: send.contact_id,
+        bounce_type: bounce.type,
+        occurred_at: bounce.occurredAt.toISOString(),
+        ...(bounce.statusCode ? { status_code: bounce.statusCode } : {}),
+        ...flowOf(send),
+      }),
+    );
+  }
+  const recorded = await recordEmailEvent(tx, send, {
+    type: 'bounce',
+    occurredAt: bounce.occurredAt,
+    bounceType: bounce.type,
+    statusCode: bounce.statusCode,
+    detail: bounce.detail,
+  });
+  if (bounce.type === 'hard') await suppress(tx, send, 'hard_bounce');
+  return [...events, ...recorded.events];
+}
