@@ -23,6 +23,8 @@ describe('which activity counts as a touchpoint and which as engagement', () => 
     ['email sent', MessagingEvents.EmailSent, { sent_email_id: newId(), contact_id, sent_at: T(1) }, { touch: T(1), engage: null }],
     ['email opened', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'open', occurred_at: T(2) }, { touch: null, engage: T(2) }],
     ['email clicked', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'click', occurred_at: T(2) }, { touch: null, engage: T(2) }],
+    ['open by a scanner', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'open', occurred_at: T(2), is_bot: true }, undefined],
+    ['click by a scanner', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'click', occurred_at: T(2), is_bot: true }, undefined],
     ['email replied', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'reply', occurred_at: T(3) }, { touch: T(3), engage: T(3) }],
     ['email bounced', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'bounce', occurred_at: T(3) }, undefined],
     ['unsubscribed', MessagingEvents.EmailEventRecorded, { contact_id, event_type: 'unsubscribe', occurred_at: T(3) }, undefined],

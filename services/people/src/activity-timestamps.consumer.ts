@@ -11,7 +11,7 @@ import type { TransactionRunner } from '@crm/kit';
  * | event                                   | last_touchpoint_at | last_engagement_at |
  * |-----------------------------------------|--------------------|--------------------|
  * | email sent                              | sent_at            |                    |
- * | email event open, click                 |                    | occurred_at        |
+ * | email event open, click (not is_bot)    |                    | occurred_at        |
  * | email event reply                       | occurred_at        | occurred_at        |
  * | email event bounce, unsubscribe         |                    |                    |
  * | touchpoint completed, outbound          | occurred_at        |                    |
@@ -74,6 +74,8 @@ export function interpretActivity(event: Pick<CrmEvent, 'type' | 'data'>): Inter
       const kind = data.event_type as EventData<typeof MessagingEvents.EmailEventRecorded>['event_type'];
       const at = time('occurred_at' satisfies keyof EventData<typeof MessagingEvents.EmailEventRecorded>);
       if (kind === 'reply') return effect(at, { touch: true, engage: true }, 'occurred_at');
+      // An open or click that looked automated (a scanner, a privacy proxy) is nobody engaging.
+      if ((kind === 'open' || kind === 'click') && data.is_bot === true) return ignored;
       if (kind === 'open' || kind === 'click') return effect(at, { touch: false, engage: true }, 'occurred_at');
       // bounce and unsubscribe are not engagement; unknown kinds are left alone.
       return ignored;
