@@ -1,0 +1,87 @@
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+
+/**
+ * A real SMTP server for tests (smtp-server): it records every message it accepts with its
+ * envelope, and can be told to refuse a recipient or a message the way real servers do (550 user
+ * unknown, 451 try later), or to hang up mid-transaction.
+ */
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: Buffer;
+  /** The Message-ID header, angle brackets included. */
+  messageId?: string;
+  subject?: string;
+}
+
+export interface SinkRules {
+  /** An error for a recipient: `{code: 550, message}` refuses it for good, 451 for now. */
+  rcpt?: (address: string) => { code: number; message: string } | undefined;
+  /** An error for the whole message, answered after its end-of-data mark. */
+  data?: (raw: Buffer) => { code: number; message: string } | undefined;
+}
+
+export interface SmtpSink {
+  readonly port: number;
+  /** `smtp://127.0.0.1:<port>` (no TLS, no auth). */
+  readonly url: string;
+  readonly received: ReceivedMail[];
+  rules: SinkRules;
+  /** How many accepted messages carry this Message-ID. */
+  countOf(messageId: string): number;
+  close(): Promise<void>;
+}
+
+const header = (raw: Buffer, name: string): string | undefined => {
+  const head = raw.toString('utf8', 0, Math.min(raw.length, 64 * 1024)).split(/\r?\n\r?\n/)[0] ?? '';
+  const match = new RegExp(`^${name}:[ \\t]*(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(head);
+  return match?.[1]?.replace(/\r?\n[ \t]+/g, ' ').trim();
+};
+
+export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
+  const received: ReceivedMail[] = [];
+  const sink = { rules };
+  const smtpError = (e: { code: number; message: string }) => Object.assign(new Error(e.message), { responseCode: e.code });
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      const refusal = sink.rules.rcpt?.(address.address);
+      callback(refusal ? smtpError(refusal) : undefined);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const refusal = sink.rules.data?.(raw);
+        if (refusal) return callback(smtpError(refusal));
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          messageId: header(raw, 'Message-ID'),
+          subject: header(raw, 'Subject'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    get rules() {
+      return sink.rules;
+    },
+    set rules(value: SinkRules) {
+      sink.rules = value;
+    },
+    countOf: (messageId) => received.filter((m) => m.messageId === messageId).length,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
