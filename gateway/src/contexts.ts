@@ -1,6 +1,8 @@
 import { activitiesApi } from '@crm/activities-contract';
+import { flowsApi } from '@crm/flows-contract';
 import { messagingApi } from '@crm/messaging-contract';
 import { peopleApi } from '@crm/people-contract';
+import { enrollmentRoutes, flowRoutes } from './routes/flows.routes';
 import { poolMemberRoutes } from './routes/people.routes';
 import { type ServiceContext, serviceContext } from './routes/resource.routes';
 
@@ -12,6 +14,7 @@ export const CONTEXTS: readonly ServiceContext[] = [
   serviceContext(peopleApi, (client, deadlineMs) => ({ pools: poolMemberRoutes(client, deadlineMs) })),
   serviceContext(activitiesApi),
   serviceContext(messagingApi),
+  serviceContext(flowsApi, (client, deadlineMs) => ({ flows: flowRoutes(client, deadlineMs), enrollments: enrollmentRoutes(client, deadlineMs) })),
 ];
 
 export type { ServiceContext };

@@ -39,6 +39,8 @@ function fieldSchema(field: FieldSpec): Schema {
         return { type: 'string', format: 'date-time' };
       case 'enum':
         return { type: 'string', enum: [...field.values!] };
+      case 'json':
+        return { ...(field.schema ?? { type: 'object' }) };
     }
   })();
   if (isNullable(field)) {
@@ -148,10 +150,10 @@ function listParameters(spec: ResourceSpec): Schema[] {
   return params;
 }
 
-function operationObject(spec: ResourceSpec, operation: Operation): Schema {
+function operationObject(spec: ResourceSpec, operation: Operation, scopeResource: string): Schema {
   const { action } = OPERATION_METHODS[operation];
   const name = pascal(spec.singular);
-  const scope = `${spec.name}:${action}`;
+  const scope = `${scopeResource}:${action}`;
   const errors = (...names: string[]) => ({
     ...Object.fromEntries(names.map((n) => [String(ERROR_RESPONSES[n]!.status), errorRef(n)])),
     ...COMMON_ERRORS,
@@ -241,10 +243,11 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       const path = `/v1/${resource.spec.name}${item ? '/{id}' : ''}`;
       const entry = (paths[path] ??= {});
       if (item) entry.parameters = [{ $ref: '#/components/parameters/Id' }] as unknown as Schema;
-      entry[method.toLowerCase()] = operationObject(resource.spec, operation);
+      entry[method.toLowerCase()] = operationObject(resource.spec, operation, resource.scope ?? resource.spec.name);
     }
     // Custom routes describe themselves; every operation gets the errors any call can meet.
     for (const route of resource.routes ?? []) {
+      for (const spec of route.describes ?? []) Object.assign(schemas, recordSchemas(spec, ['get']));
       if (!route.openapi) continue;
       const path = `/v1/${resource.spec.name}${route.path.replace(/:(\w+)/g, '{$1}')}`;
       const given = route.openapi as Schema & { responses?: Record<string, unknown> };

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { ActivitiesEvents, MessagingEvents, PeopleEvents } from './index';
+import { ActivitiesEvents, FlowsEvents, MessagingEvents, PeopleEvents } from './index';
 
 const REPO = path.resolve(__dirname, '../..');
 const SKIP = new Set(['node_modules', 'dist', 'gen', '.git', '.turbo', '.data', 'coverage']);
@@ -14,7 +14,7 @@ function* sources(dir: string): Generator<string> {
   }
 }
 
-const catalog = { ...PeopleEvents, ...ActivitiesEvents, ...MessagingEvents };
+const catalog = { ...PeopleEvents, ...ActivitiesEvents, ...MessagingEvents, ...FlowsEvents };
 
 describe('the event catalog', () => {
   test('every subject is crm.<context>.<entity>.<verb> and appears once', () => {
@@ -24,7 +24,12 @@ describe('the event catalog', () => {
   });
 
   test('each context publishes only under its own prefix', () => {
-    for (const [prefix, events] of [['crm.people.', PeopleEvents], ['crm.activities.', ActivitiesEvents], ['crm.messaging.', MessagingEvents]] as const) {
+    for (const [prefix, events] of [
+      ['crm.people.', PeopleEvents],
+      ['crm.activities.', ActivitiesEvents],
+      ['crm.messaging.', MessagingEvents],
+      ['crm.flows.', FlowsEvents],
+    ] as const) {
       for (const subject of Object.values(events)) expect(subject.startsWith(prefix)).toBe(true);
     }
   });

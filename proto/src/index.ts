@@ -6,6 +6,7 @@ import type { ProtoGrpcType as DirectoryProto } from './gen/directory';
 import type { ProtoGrpcType as PeopleProto } from './gen/people';
 import type { ProtoGrpcType as ActivitiesProto } from './gen/activities';
 import type { ProtoGrpcType as MessagingProto } from './gen/messaging';
+import type { ProtoGrpcType as FlowsProto } from './gen/flows';
 import type { EventCatalogOutput } from './gen/event-catalog';
 
 export type { Contact, Contact__Output } from './gen/crm/people/v1/Contact';
@@ -46,6 +47,8 @@ export type { MessagingServiceClient, MessagingServiceDefinition } from './gen/c
 export type { SentEmail, SentEmail__Output } from './gen/crm/messaging/v1/SentEmail';
 export type { QueueSendRequest__Output } from './gen/crm/messaging/v1/QueueSendRequest';
 export type { SendingIntegration__Output } from './gen/crm/directory/v1/SendingIntegration';
+export type { FlowsProto };
+export type { FlowsServiceClient, FlowsServiceDefinition } from './gen/crm/flows/v1/FlowsService';
 
 /** Folder holding the `.proto` sources (`crm/<context>/v1/*.proto`). */
 export const protoRoot = path.resolve(__dirname, '..');
@@ -80,11 +83,12 @@ export const loadPeople = (): PeopleProto => load('crm/people/v1/people.proto') 
 export const loadActivities = (): ActivitiesProto =>
   load('crm/activities/v1/activities.proto') as unknown as ActivitiesProto;
 export const loadMessaging = (): MessagingProto => load('crm/messaging/v1/messaging.proto') as unknown as MessagingProto;
+export const loadFlows = (): FlowsProto => load('crm/flows/v1/flows.proto') as unknown as FlowsProto;
 export const loadCommon = (): CommonProto => load('crm/common/v1/common.proto') as unknown as CommonProto;
 
 // The event catalog (crm/events/v1/<context>-events.proto): subject constants per producing context,
 // generated from the `subject` option of each message, and the payload type of every subject.
-export { ActivitiesEvents, MessagingEvents, PeopleEvents } from './gen/event-catalog';
+export { ActivitiesEvents, FlowsEvents, MessagingEvents, PeopleEvents } from './gen/event-catalog';
 export type { FlowStep__Output as FlowStep } from './gen/crm/events/v1/FlowStep';
 
 /** Every subject of the catalog. */

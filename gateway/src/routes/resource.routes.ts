@@ -67,6 +67,7 @@ export function serviceContext<D extends grpc.ServiceDefinition, Routes extends 
       const extra = (custom?.(client, deadlineMs) ?? {}) as Partial<Record<string, readonly CustomRoute[]>>;
       return api.routes.map((route) => ({
         spec: route.spec,
+        scope: route.scope,
         client: resourceClient(client, route),
         operations: route.operations,
         deadlineMs,
@@ -78,6 +79,8 @@ export function serviceContext<D extends grpc.ServiceDefinition, Routes extends 
 
 export interface ResourceRouteOptions {
   spec: ResourceSpec;
+  /** The scope resource of its operations: the spec's name unless the route table says otherwise. */
+  scope?: string;
   client: ResourceClient;
   operations: readonly Operation[];
   /** Deadline for each call to the owning service. */
@@ -99,6 +102,8 @@ export interface CustomRoute {
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /** The route's OpenAPI 3.1 operation object, for the generated description. */
   openapi?: Record<string, unknown>;
+  /** Records the route answers with that no route of their own describes (their schemas are added). */
+  describes?: readonly ResourceSpec[];
 }
 
 export const OPERATION_METHODS: Record<Operation, { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; item: boolean; action: 'read' | 'write' | 'delete' }> = {
@@ -218,7 +223,7 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
 
   for (const operation of options.operations) {
     const { method, item, action } = OPERATION_METHODS[operation];
-    register(method, item ? `${base}/:id` : base, `${spec.name}:${action}`, handlers[operation]);
+    register(method, item ? `${base}/:id` : base, `${options.scope ?? spec.name}:${action}`, handlers[operation]);
   }
   for (const route of options.routes ?? []) register(route.method, `${base}${route.path}`, route.scope, route.handler);
   return offered;

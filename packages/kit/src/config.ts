@@ -70,6 +70,8 @@ export const setting = {
   optionalSecret: (): Setting<string | undefined> => optional(required(parseString, 'a secret')),
   int: (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): Setting<number> =>
     withDefault(required(parseInt(min, max), `a whole number from ${min} to ${max}`), fallback),
+  optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER): Setting<number | undefined> =>
+    optional(required(parseInt(min, max), `a whole number from ${min} to ${max}`)),
   port: (fallback: number): Setting<number> => withDefault(required(parseInt(0, 65_535), 'a TCP port'), fallback),
   /** host:port. */
   address: (fallback?: string): Setting<string> => {

@@ -27,11 +27,17 @@ export function rpcName<R extends ResourceSpec, O extends Operation>(spec: R, op
 export interface ResourceRoute<R extends ResourceSpec = ResourceSpec, O extends Operation = Operation> {
   readonly spec: R;
   readonly operations: readonly O[];
+  /** The scope resource its operations need, when it is not the resource's own (enrollments: flows). */
+  readonly scope?: string;
 }
 
 /** One line of a context's route table: a declaration and the operations it offers. */
-export function route<const R extends ResourceSpec, const O extends Operation>(spec: R, operations: readonly O[]): ResourceRoute<R, O> {
-  return { spec, operations };
+export function route<const R extends ResourceSpec, const O extends Operation>(
+  spec: R,
+  operations: readonly O[],
+  options: { scope?: string } = {},
+): ResourceRoute<R, O> {
+  return { spec, operations, ...options };
 }
 
 /** The RPC names a list of routes needs. */

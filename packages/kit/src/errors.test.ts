@@ -46,7 +46,12 @@ describe("a context's own errors", () => {
       const code = await new Promise<number>((resolve) => raw.GetContact({ workspace_id: 'w', id: 'i' }, (error) => resolve(error!.code)));
       expect(code).toBe(status.FAILED_PRECONDITION);
       const error = await client.call('GetContact', { workspace_id: 'w', id: 'i' }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'conflict', message: 'a completed enrollment cannot be paused', details: { field: 'status' } });
+      expect(error).toMatchObject({
+        code: 'conflict',
+        reason: 'invalid_transition',
+        message: 'a completed enrollment cannot be paused',
+        details: { field: 'status' },
+      });
       expect(ERROR_TABLE[(error as { code: 'conflict' }).code].http).toBe(409);
     } finally {
       raw.close();

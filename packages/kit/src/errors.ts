@@ -87,12 +87,21 @@ export interface FieldIssue {
  */
 export class CrmError extends Error {
   override readonly name = 'CrmError';
+  /** A context's own code (DomainError), as a caller of that context receives it. */
+  readonly reason?: string;
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
     super(message);
+  }
+
+  /** The error a peer answered, with its context's reason when it sent one. */
+  static remote(code: ErrorCode, message: string, details: unknown, reason: unknown): CrmError {
+    const error = new CrmError(code, message, details);
+    if (typeof reason === 'string' && reason) Object.defineProperty(error, 'reason', { value: reason, enumerable: true });
+    return error;
   }
 
   static validation(issues: FieldIssue[]): CrmError {
@@ -126,7 +135,7 @@ export interface ErrorRule {
  */
 export class DomainError<R extends string = string> extends CrmError {
   constructor(
-    readonly reason: R,
+    override readonly reason: R,
     readonly rule: ErrorRule,
     message: string,
     details?: unknown,

@@ -3,7 +3,10 @@ import type { FieldSpec } from './resource';
 import { parseDateTime } from './time';
 
 /** A field value as stored and compared: JSON scalars, with date-times as Date. */
-export type FieldValue = string | number | boolean | Date | null;
+/** A JSON structure, as a `json` field holds it. */
+export type JsonStructure = readonly unknown[] | { readonly [key: string]: unknown };
+
+export type FieldValue = string | number | boolean | Date | null | JsonStructure;
 
 export type Parsed = { ok: true; value: FieldValue } | { ok: false; message: string };
 
@@ -46,6 +49,9 @@ export function parseBodyValue(field: FieldSpec, value: unknown): Parsed {
       const date = typeof value === 'string' ? parseDateTime(value) : undefined;
       return date ? { ok: true, value: date } : fail('must be an RFC 3339 date-time with offset');
     }
+    case 'json':
+      // Any JSON: the owning service validates its structure with the rest of the write.
+      return value !== null && typeof value === 'object' ? { ok: true, value: value as JsonStructure } : fail('must be a JSON object or array');
     case 'enum':
       return typeof value === 'string' && field.values!.includes(value)
         ? { ok: true, value }
@@ -70,6 +76,13 @@ export function parseQueryValue(field: FieldSpec, raw: string): Parsed {
   }
 }
 
+/** A field's value as a statement parameter: date-times as ISO text, JSON serialised. */
+export function sqlParam(field: FieldSpec, value: FieldValue): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (field.type === 'json' && value !== null) return JSON.stringify(value);
+  return value;
+}
+
 /** The SQL type a parameter of this field is cast to, so Postgres never has to guess. */
 export function sqlTypeOf(field: FieldSpec): string {
   switch (field.type) {
@@ -81,6 +94,8 @@ export function sqlTypeOf(field: FieldSpec): string {
       return 'boolean';
     case 'datetime':
       return 'timestamptz';
+    case 'json':
+      return 'jsonb';
     default:
       return 'text';
   }

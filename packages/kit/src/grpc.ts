@@ -99,11 +99,12 @@ export function fromServiceError(error: grpc.ServiceError): CrmError {
     try {
       const parsed = JSON.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : raw) as {
         code?: unknown;
+        reason?: unknown;
         message?: unknown;
         details?: unknown;
       };
       if (isErrorCode(parsed.code) && typeof parsed.message === 'string') {
-        return new CrmError(parsed.code, parsed.message, parsed.details);
+        return CrmError.remote(parsed.code, parsed.message, parsed.details, parsed.reason);
       }
     } catch {
       // Fall through to the status code.

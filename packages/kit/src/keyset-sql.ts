@@ -1,5 +1,4 @@
 import type { CursorPosition } from './cursor';
-import type { FieldValue } from './field-values';
 import { sqlTypeOf } from './field-values';
 import type { ListQuery, SortKey } from './list-query';
 import { type ResourceSpec, isNullable, searchKeys } from './resource';
@@ -123,7 +122,8 @@ export function compileListQuery(
 export function positionOf(query: ListQuery, row: Record<string, unknown>): CursorPosition {
   return {
     values: query.sort.map((s) => {
-      const v = row[s.field] as FieldValue | undefined;
+      // Sort keys are scalars (a json field cannot be one).
+      const v = row[s.field] as string | number | boolean | Date | null | undefined;
       return v instanceof Date ? v.toISOString() : (v ?? null);
     }),
     id: String(row.id),

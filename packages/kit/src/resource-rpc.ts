@@ -1,7 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import { type ContextApi, type ResourceRoute, type RouteRpcs, rpcName } from './context-api';
 import { CrmError } from './errors';
-import { type GrpcServiceBinding, type ProtoStruct, type ServiceHandlers, bindService, fromStruct, toStruct } from './grpc';
+import { type GrpcServiceBinding, type ProtoStruct, type ProtoValue, type ServiceHandlers, bindService, fromProtoValue, fromStruct, toProtoValue, toStruct } from './grpc';
 import type { Logger } from './logger';
 import { isUuid } from './ids';
 import { type ListQuery, type RawListParams, parseListQuery } from './list-query';
@@ -61,7 +61,8 @@ export function recordToMessage(spec: ResourceSpec, record: ApiRecord): Record<s
   const custom: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     if (spec.fields[key]) {
-      if (value !== null && value !== undefined) message[key] = value;
+      // A json field travels as a google.protobuf.Value.
+      if (value !== null && value !== undefined) message[key] = spec.fields[key]!.type === 'json' ? toProtoValue(value) : value;
     } else {
       custom[key] = value;
     }
@@ -73,9 +74,9 @@ export function recordToMessage(spec: ResourceSpec, record: ApiRecord): Record<s
 export function messageToRecord(spec: ResourceSpec, message: object): ApiRecord {
   const fields = message as Record<string, unknown>;
   const record: ApiRecord = {};
-  for (const key of Object.keys(spec.fields)) {
+  for (const [key, field] of Object.entries(spec.fields)) {
     const value = fields[key];
-    record[key] = value === undefined ? null : value;
+    record[key] = value === undefined || value === null ? null : field.type === 'json' ? fromProtoValue(value as ProtoValue) : value;
   }
   for (const [key, value] of Object.entries(fromStruct(fields.custom_fields as ProtoStruct | undefined))) {
     if (!(key in record)) record[key] = value;

@@ -3,7 +3,7 @@ import { CrmError } from './errors';
 import type { EventData, EventSubject } from '@crm/proto';
 import { type CrmEvent, type EventInit, eventFrom, newRawEvent } from './events';
 import type { FieldValue } from './field-values';
-import { sqlTypeOf } from './field-values';
+import { sqlParam, sqlTypeOf } from './field-values';
 import { newId } from './ids';
 import { compileListQuery, positionOf } from './keyset-sql';
 import { type ListQuery, queryIdentity } from './list-query';
@@ -44,9 +44,9 @@ export interface WriteOptions {
   systemFields?: Readonly<Record<string, FieldValue>>;
   /**
    * More work in the write's transaction once the row is written (recording an idempotency key,
-   * for example); throwing rolls the write back.
+   * for example); throwing rolls the write back. Events it returns are committed with the write's.
    */
-  inTransaction?: (tx: SqlQueryable, record: ApiRecord) => Promise<void>;
+  inTransaction?: (tx: SqlQueryable, record: ApiRecord) => Promise<CrmEvent[] | void>;
 }
 
 /** A create or update about to be written, as a resource's `beforeWrite` rule sees it. */
@@ -102,6 +102,8 @@ export interface ResourceStoreOptions {
   cursors: CursorCodec;
   /** Called after a commit that wrote events, so the outbox relay publishes without waiting. */
   afterCommit?: () => void;
+  /** A rule checked in the delete's transaction before the row goes (throw a CrmError to refuse). */
+  beforeDelete?: (tx: SqlQueryable, ctx: WriteContext, id: string) => Promise<void>;
   /** Extra work in the same transaction after a row is deleted (e.g. removing memberships). */
   onDelete?: (tx: SqlQueryable, ctx: WriteContext, record: ApiRecord) => Promise<CrmEvent[]>;
   /**
@@ -167,7 +169,7 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
 
   const assignments = (fields: Record<string, FieldValue>, params: unknown[]) =>
     Object.entries(fields).map(([key, value]) => {
-      params.push(value instanceof Date ? value.toISOString() : value);
+      params.push(sqlParam(spec.fields[key]!, value));
       return `${key} = $${params.length}::${sqlTypeOf(spec.fields[key]!)}`;
     });
 
@@ -213,7 +215,7 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
         const params: unknown[] = [id, ctx.workspaceId];
         const placeholders = ['$1::uuid', '$2::uuid'];
         for (const [key, value] of Object.entries(fields)) {
-          params.push(value instanceof Date ? value.toISOString() : value);
+          params.push(sqlParam(spec.fields[key]!, value));
           placeholders.push(`$${params.length}::${sqlTypeOf(spec.fields[key]!)}`);
         }
         params.push(now, now);
@@ -228,9 +230,9 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
           params,
         );
         const created = rowToRecord(spec, rows[0]!);
-        await writeOptions?.inTransaction?.(tx, created);
+        const extra = (await writeOptions?.inTransaction?.(tx, created)) ?? [];
         const change: RecordChange = { verb: 'created', ctx, before: undefined, after: created, changed: [] };
-        return { value: created, events: eventsOf(change) };
+        return { value: created, events: [...eventsOf(change), ...extra] };
       });
     },
 
@@ -264,14 +266,15 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
         if (!rows[0]) throw CrmError.notFound(spec.singular);
         const updated = rowToRecord(spec, rows[0]);
         checkRequireOneOf(spec, updated);
-        await writeOptions?.inTransaction?.(tx, updated);
+        const extra = (await writeOptions?.inTransaction?.(tx, updated)) ?? [];
         const change: RecordChange = { verb: 'updated', ctx, before: current, after: updated, changed };
-        return { value: updated, events: eventsOf(change) };
+        return { value: updated, events: [...eventsOf(change), ...extra] };
       });
     },
 
     async delete(ctx, id) {
       await inTransaction(ctx.workspaceId, async (tx) => {
+        await options.beforeDelete?.(tx, ctx, id);
         const { rows } = await tx.query(
           `DELETE FROM ${spec.table} WHERE workspace_id = $1::uuid AND id = $2::uuid RETURNING ${columns}`,
           [ctx.workspaceId, id],

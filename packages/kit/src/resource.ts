@@ -3,7 +3,7 @@
  * the row/record codec and (later) the OpenAPI description are all driven by this declaration, so a
  * new resource is mostly a declaration and a migration.
  */
-export type FieldType = 'uuid' | 'string' | 'text' | 'email' | 'url' | 'integer' | 'boolean' | 'datetime' | 'enum';
+export type FieldType = 'uuid' | 'string' | 'text' | 'email' | 'url' | 'integer' | 'boolean' | 'datetime' | 'enum' | 'json';
 
 export interface FieldSpec {
   readonly type: FieldType;
@@ -16,6 +16,11 @@ export interface FieldSpec {
   /** Must be present (and not null) on create. */
   readonly required?: boolean;
   readonly maxLength?: number;
+  /**
+   * A `json` field's shape for the OpenAPI description. The owning service validates the value
+   * itself (a flow's graph, its schedule); the declaration only carries it as JSON.
+   */
+  readonly schema?: Readonly<Record<string, unknown>>;
   readonly min?: number;
   readonly max?: number;
   /** Offered as an equality filter on the list. */
@@ -63,6 +68,7 @@ export function defineResource<const S extends ResourceSpec>(spec: S): S {
   for (const [name, field] of Object.entries(fields)) {
     if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`${spec.name}: bad field name ${name}`);
     if (field.type === 'enum' && !field.values?.length) throw new Error(`${spec.name}.${name}: enum without values`);
+    if (field.type === 'json' && (field.filter || field.sort || field.search)) throw new Error(`${spec.name}.${name}: a json field is not a filter, sort key or search field`);
   }
   return spec;
 }

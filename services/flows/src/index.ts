@@ -1,1 +1,2 @@
-export {};
+export { FLOWS_SETTINGS, flowsService } from './main';
+export type { FlowsService } from './flows.service';

@@ -57,6 +57,9 @@ export function messagingGrpcBinding(service: MessagingService, log: Logger): Gr
         const result = await service.inbound.ingest(Buffer.from(request.raw), request.envelope_recipients);
         return { kind: result.kind, ...(result.sentEmailId ? { sent_email_id: result.sentEmailId } : {}) };
       },
+      async CheckSuppressions(request) {
+        return { suppressed: await service.suppressed(requireUuid(request.workspace_id, 'workspace_id'), request.emails ?? []) };
+      },
       async ValidateTemplate(request) {
         try {
           await service.renderer.validate({ subject: request.subject ?? '', body: request.body ?? '', body_text: request.body_text ?? null });

@@ -63,6 +63,8 @@ export interface MessagingService {
   inbound: Inbound;
   renderer: TemplateRenderer;
   delivery: DeliveryWorker;
+  /** Which of these addresses the workspace has suppressed (lower-cased). */
+  suppressed(workspaceId: string, emails: readonly string[]): Promise<string[]>;
   /** Cancels a queued send; a send already handed over is not recalled. Idempotent. */
   cancel(workspaceId: string, sentEmailId: string, reason: string): Promise<{ canceled: boolean; status: string }>;
   close(): Promise<void>;
@@ -235,6 +237,16 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
     inbound: createInbound({ db, mailDomain: settings.mailDomain, clock, log, afterCommit, maxBytes: settings.inboundMaxBytes }),
     renderer,
     delivery,
+
+    async suppressed(workspaceId, emails) {
+      if (emails.length > 10_000) throw CrmError.invalid('at most 10,000 addresses per call', { parameter: 'emails' });
+      if (!emails.length) return [];
+      const { rows } = await db.query<{ email_lower: string }>(
+        `SELECT email_lower FROM suppressions WHERE workspace_id = $1::uuid AND email_lower = ANY($2::text[])`,
+        [workspaceId, [...new Set(emails.map((e) => e.toLowerCase()))]],
+      );
+      return rows.map((r) => r.email_lower);
+    },
 
     async cancel(workspaceId, sentEmailId, reason) {
       let outcome = { canceled: false, status: 'unknown' };

@@ -22,6 +22,13 @@ export function peopleGrpcBinding(service: PeopleService, log: Logger): GrpcServ
         const { ctx, poolId, contactIds } = members(request);
         return service.members.remove(ctx, poolId, contactIds);
       },
+      async ListContactRefs(request) {
+        const workspaceId = requireUuid(request.workspace_id, 'workspace_id');
+        if (request.pool_id) {
+          return service.refs.ofPool(workspaceId, requireUuid(request.pool_id, 'pool_id'), request.after || undefined, request.limit || 1_000);
+        }
+        return service.refs.ofIds(workspaceId, request.contact_ids ?? []);
+      },
     },
     log,
   );

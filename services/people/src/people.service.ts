@@ -1,5 +1,6 @@
 import { type CursorCodec, type Logger, type ResourceStore, type SqlClient, createLogger, createTransactionRunner } from '@crm/kit';
 import { type ActivityTimestamps, createActivityTimestamps } from './activity-timestamps.consumer';
+import { type ContactRefs, createContactRefs } from './contact-refs';
 import { createContactsStore, createOrganizationsStore, createPoolsStore } from './people.store';
 import { type PoolMembers, createPoolContactsStore, createPoolMembers } from './pool-members.store';
 
@@ -12,6 +13,8 @@ export interface PeopleService {
   members: PoolMembers;
   /** Contacts' last_touchpoint_at / last_engagement_at, fed by activity events. */
   activity: ActivityTimestamps;
+  /** Ids, addresses and owners of many contacts at once (the flow engine's bulk enrollment). */
+  refs: ContactRefs;
 }
 
 export interface PeopleServiceDeps {
@@ -32,5 +35,6 @@ export function createPeopleService({ db, cursors, afterCommit, log }: PeopleSer
     poolContacts: createPoolContactsStore({ db, cursors, tx }),
     members: createPoolMembers({ tx }),
     activity: createActivityTimestamps({ tx, log: log ?? createLogger('people', 'silent') }),
+    refs: createContactRefs(db),
   };
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_PORTS } from '@crm/kit';
 import { activitiesService } from '@crm/activities';
+import { flowsService } from '@crm/flows';
 import { messagingService } from '@crm/messaging';
 import { peopleService } from '@crm/people';
 import { type ServiceComponent, sqlComponent } from './component';
@@ -16,6 +17,7 @@ export const SERVICE_COMPONENTS: readonly ServiceComponent[] = [
   sqlComponent(peopleService, DEFAULT_PORTS.people),
   sqlComponent(activitiesService, DEFAULT_PORTS.activities),
   sqlComponent(messagingService, DEFAULT_PORTS.messaging),
+  sqlComponent(flowsService, DEFAULT_PORTS.flows),
 ];
 
 export { addressEnv } from '@crm/kit';

@@ -30,6 +30,8 @@ export interface ParityOptions {
   protoFile: string;
   /** Tables created before "Tenancy in every key", still keyed by id alone. */
   legacyPrimaryKeys?: readonly string[];
+  /** Columns a service keeps for itself beside a resource's (engine state), by table: never API fields. */
+  internalColumns?: Readonly<Record<string, readonly string[]>>;
 }
 
 const PROTO_TYPES: Record<FieldSpec['type'], string> = {
@@ -42,6 +44,7 @@ const PROTO_TYPES: Record<FieldSpec['type'], string> = {
   enum: 'string',
   integer: 'int32',
   boolean: 'bool',
+  json: 'google.protobuf.Value',
 };
 
 const SQL_TYPES: Record<FieldSpec['type'], string> = {
@@ -54,6 +57,7 @@ const SQL_TYPES: Record<FieldSpec['type'], string> = {
   enum: 'text',
   integer: 'integer',
   boolean: 'boolean',
+  json: 'jsonb',
 };
 
 /** What the store may hold in a field: null only where a write may leave or set it null. */
@@ -116,6 +120,7 @@ async function tableProblems(
   query: <R>(text: string, params?: unknown[]) => Promise<R[]>,
   spec: ResourceSpec,
   legacyPrimaryKey: boolean,
+  internal: readonly string[],
 ): Promise<string[]> {
   const problems: string[] = [];
   const where = `${spec.name}: table ${spec.table}`;
@@ -145,7 +150,7 @@ async function tableProblems(
   expectExtra('workspace_id', 'uuid');
   if (spec.customFields) expectExtra('custom', 'jsonb');
   for (const name of byName.keys()) {
-    if (!Object.hasOwn(spec.fields, name) && name !== 'workspace_id' && !(spec.customFields && name === 'custom')) {
+    if (!Object.hasOwn(spec.fields, name) && name !== 'workspace_id' && !(spec.customFields && name === 'custom') && !internal.includes(name)) {
       problems.push(`${where} has column ${name}, which the declaration lacks`);
     }
   }
@@ -195,7 +200,9 @@ export async function checkContextParity(options: ParityOptions): Promise<string
     await runMigrations(db, options.migrations);
     const query = async <R>(text: string, params?: unknown[]) => (await db.query<R>(text, params)).rows;
     for (const route of options.api.routes) {
-      problems.push(...(await tableProblems(query, route.spec, options.legacyPrimaryKeys?.includes(route.spec.table) ?? false)));
+      problems.push(
+        ...(await tableProblems(query, route.spec, options.legacyPrimaryKeys?.includes(route.spec.table) ?? false, options.internalColumns?.[route.spec.table] ?? [])),
+      );
     }
   } finally {
     await db.close();

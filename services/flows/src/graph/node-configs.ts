@@ -456,6 +456,8 @@ function parseTestValue(field: TestFieldKind, op: ContactFieldOp, raw: unknown):
       const values = def.values ?? [];
       return typeof raw === 'string' && values.includes(raw) ? raw : { problem: `must be one of ${values.join(', ')}` };
     }
+    case 'json':
+      return { problem: 'cannot be tested: the field holds a JSON structure' };
   }
 }
 

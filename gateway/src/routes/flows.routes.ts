@@ -1,0 +1,255 @@
+import { CrmError, type RawListParams, type ServiceClient, isUuid, listParameterNames, messageToRecord, parseListQuery, toListRequest } from '@crm/kit';
+import { MAX_ENROLL_CONTACTS, enrollmentSteps } from '@crm/flows-contract';
+import type { FlowsServiceDefinition } from '@crm/proto';
+import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } from './resource.routes';
+
+const ids = (description: string) => ({ type: 'array', items: { type: 'string', format: 'uuid' }, description });
+
+/** `{contact_ids}` (1 to 500 UUIDs) or `{pool_id}`, nothing else. */
+export function parseEnrollBody(body: unknown): { contactIds: string[] } | { poolId: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw CrmError.validation([{ field: '(body)', message: 'must be a JSON object' }]);
+  }
+  const issues: { field: string; message: string }[] = [];
+  const record = body as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key !== 'contact_ids' && key !== 'pool_id') issues.push({ field: key, message: 'is not a field of this request' });
+  }
+  const hasIds = record.contact_ids !== undefined && record.contact_ids !== null;
+  const hasPool = record.pool_id !== undefined && record.pool_id !== null;
+  if (hasIds === hasPool) issues.push({ field: 'contact_ids', message: 'give contact_ids or pool_id (exactly one)' });
+  if (hasIds) {
+    const list = record.contact_ids;
+    if (!Array.isArray(list) || list.length < 1 || list.length > MAX_ENROLL_CONTACTS) {
+      issues.push({ field: 'contact_ids', message: `must be an array of 1 to ${MAX_ENROLL_CONTACTS} contact ids` });
+    } else {
+      const bad = list.findIndex((id) => typeof id !== 'string' || !isUuid(id));
+      if (bad >= 0) issues.push({ field: `contact_ids[${bad}]`, message: 'must be a UUID' });
+    }
+  }
+  if (hasPool && (typeof record.pool_id !== 'string' || !isUuid(record.pool_id))) issues.push({ field: 'pool_id', message: 'must be a UUID' });
+  if (issues.length) throw CrmError.validation(issues);
+  return hasIds ? { contactIds: (record.contact_ids as string[]).map((id) => id.toLowerCase()) } : { poolId: (record.pool_id as string).toLowerCase() };
+}
+
+/**
+ * Routes under `/v1/flows`: `POST /{id}/enrollments` (contacts or a whole pool, into the flow) and
+ * `GET /{id}/analytics` (FlowAnalytics).
+ */
+export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadlineMs: number): CustomRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/:id/enrollments',
+      scope: 'flows:write',
+      openapi: {
+        tags: ['flows'],
+        operationId: 'enrollContacts',
+        summary: 'Enroll contacts, or every member of a pool, in a flow',
+        description:
+          `Up to ${MAX_ENROLL_CONTACTS} \`contact_ids\`, or a \`pool_id\` (every member, however many). Contacts already in the flow ` +
+          '(active or paused), unknown to the workspace, or whose address is suppressed (when the flow sends email) are listed, not enrolled. ' +
+          'Into a flow in any status but archived (409). Requires scope `flows:write`.',
+        'x-required-scope': 'flows:write',
+        security: [{ apiKey: [] }],
+        parameters: [{ $ref: '#/components/parameters/Id' }, { $ref: '#/components/parameters/IdempotencyKey' }],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { contact_ids: { ...ids('Contact ids.'), minItems: 1, maxItems: MAX_ENROLL_CONTACTS }, pool_id: { type: 'string', format: 'uuid' } },
+                additionalProperties: false,
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'What the call did with each contact.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    data: {
+                      type: 'object',
+                      properties: {
+                        enrolled: ids('Now enrolled.'),
+                        already_enrolled: ids('Had an active or paused enrollment in this flow.'),
+                        not_found: ids('No such contact in the workspace.'),
+                        suppressed: ids('Their address is suppressed (unsubscribed, hard-bounced).'),
+                      },
+                    },
+                  },
+                  required: ['data'],
+                },
+              },
+            },
+          },
+          '400': { $ref: '#/components/responses/BadRequest' },
+          '404': { $ref: '#/components/responses/NotFound' },
+          '409': { $ref: '#/components/responses/Conflict' },
+          '422': { $ref: '#/components/responses/ValidationFailed' },
+        },
+      },
+      handler: async (http, reply) => {
+        const flowId = pathId(http);
+        noQuery(http);
+        const target = parseEnrollBody(requireBody(http));
+        const principal = http.principal!;
+        const r = await client.call(
+          'EnrollContacts',
+          {
+            workspace_id: principal.workspaceId,
+            flow_id: flowId,
+            ...('contactIds' in target ? { contact_ids: target.contactIds } : { pool_id: target.poolId }),
+            actor_user_id: principal.userId ?? '',
+          },
+          upstreamCallOptions(http, reply, deadlineMs),
+        );
+        return { data: { enrolled: r.enrolled, already_enrolled: r.already_enrolled, not_found: r.not_found, suppressed: r.suppressed } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/:id/analytics',
+      scope: 'flows:read',
+      openapi: {
+        tags: ['flows'],
+        operationId: 'getFlowAnalytics',
+        summary: "A flow's analytics",
+        description:
+          '`enrollments` counts by status, `exits` counts by exit reason, `funnel` one item per node in graph order with the number of ' +
+          'enrollments that reached it. Requires scope `flows:read`.',
+        'x-required-scope': 'flows:read',
+        security: [{ apiKey: [] }],
+        parameters: [{ $ref: '#/components/parameters/Id' }],
+        responses: {
+          '200': {
+            description: 'FlowAnalytics.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    data: {
+                      type: 'object',
+                      properties: {
+                        flow_id: { type: 'string', format: 'uuid' },
+                        flow_name: { type: ['string', 'null'] },
+                        enrollments: { type: 'object', additionalProperties: { type: 'integer' } },
+                        exits: { type: 'object', additionalProperties: { type: 'integer' } },
+                        funnel: {
+                          type: 'array',
+                          items: {
+                            type: 'object',
+                            properties: {
+                              node_id: { type: 'string', format: 'uuid' },
+                              node_label: { type: ['string', 'null'] },
+                              node_type: { type: 'string' },
+                              count: { type: 'integer' },
+                            },
+                          },
+                        },
+                      },
+                    },
+                  },
+                  required: ['data'],
+                },
+              },
+            },
+          },
+          '400': { $ref: '#/components/responses/BadRequest' },
+          '404': { $ref: '#/components/responses/NotFound' },
+        },
+      },
+      handler: async (http, reply) => {
+        const id = pathId(http);
+        noQuery(http);
+        const a = await client.call('GetFlowAnalytics', { workspace_id: http.principal!.workspaceId, id }, upstreamCallOptions(http, reply, deadlineMs));
+        return {
+          data: {
+            flow_id: a.flow_id,
+            flow_name: a.flow_name ?? null,
+            enrollments: a.enrollments ?? {},
+            exits: a.exits ?? {},
+            funnel: (a.funnel ?? []).map((f) => ({ node_id: f.node_id, node_label: f.node_label ?? null, node_type: f.node_type, count: f.count })),
+          },
+        };
+      },
+    },
+  ];
+}
+
+/** `GET /v1/enrollments/{id}/steps`: an enrollment's history, newest first, with the usual cursor. */
+export function enrollmentRoutes(client: ServiceClient<FlowsServiceDefinition>, deadlineMs: number): CustomRoute[] {
+  const allowed = new Set(listParameterNames(enrollmentSteps).filter((name) => name !== 'enrollment_id'));
+  return [
+    {
+      method: 'GET',
+      path: '/:id/steps',
+      scope: 'flows:read',
+      describes: [enrollmentSteps],
+      openapi: {
+        tags: ['enrollments'],
+        operationId: 'listEnrollmentSteps',
+        summary: "An enrollment's history",
+        description:
+          'What the engine did for the enrollment (node, outcome, the ids of the email or task it created, when), newest first. ' +
+          'Requires scope `flows:read`.',
+        'x-required-scope': 'flows:read',
+        security: [{ apiKey: [] }],
+        parameters: [
+          { $ref: '#/components/parameters/Id' },
+          { name: 'limit', in: 'query', description: 'Page size (default 50).', schema: { type: 'integer', minimum: 1, maximum: enrollmentSteps.maxLimit } },
+          { name: 'cursor', in: 'query', description: "Opaque cursor: the previous page's next_cursor.", schema: { type: 'string' } },
+          { name: 'sort', in: 'query', description: 'occurred_at or -occurred_at (default).', schema: { type: 'string', enum: ['occurred_at', '-occurred_at'] } },
+          { name: 'since', in: 'query', description: 'Lower bound (inclusive) on occurred_at.', schema: { type: 'string', format: 'date-time' } },
+          { name: 'until', in: 'query', description: 'Upper bound (exclusive) on occurred_at.', schema: { type: 'string', format: 'date-time' } },
+          { name: 'updated_since', in: 'query', schema: { type: 'string', format: 'date-time' } },
+        ],
+        responses: {
+          '200': {
+            description: 'A page of steps.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    data: { type: 'array', items: { $ref: '#/components/schemas/EnrollmentStep' } },
+                    next_cursor: { type: ['string', 'null'] },
+                    has_more: { type: 'boolean' },
+                  },
+                  required: ['data', 'next_cursor', 'has_more'],
+                },
+              },
+            },
+          },
+          '400': { $ref: '#/components/responses/BadRequest' },
+          '404': { $ref: '#/components/responses/NotFound' },
+        },
+      },
+      handler: async (http, reply) => {
+        const enrollmentId = pathId(http);
+        const raw = { ...(http.query as RawListParams) };
+        for (const name of Object.keys(raw)) {
+          if (!allowed.has(name)) throw CrmError.invalid(`unknown query parameter ${name}`, { parameter: name });
+        }
+        raw.enrollment_id = enrollmentId;
+        parseListQuery(enrollmentSteps, raw);
+        const response = await client.call(
+          'ListEnrollmentSteps',
+          toListRequest(http.principal!.workspaceId, enrollmentSteps, raw),
+          upstreamCallOptions(http, reply, deadlineMs),
+        );
+        return {
+          data: response.data.map((m) => messageToRecord(enrollmentSteps, m)),
+          next_cursor: response.page?.next_cursor || null,
+          has_more: response.page?.has_more ?? false,
+        };
+      },
+    },
+  ];
+}

@@ -1,0 +1,148 @@
+import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, isEventOf, isUuid, writeOutbox } from '@crm/kit';
+import { ActivitiesEvents, MessagingEvents, PeopleEvents } from '@crm/proto';
+import { type ExitReason, exitEnrollments } from './enrollment-records';
+
+/**
+ * What the flows context does with other contexts' events (DESIGN.md, Exits), durably: every
+ * handler is idempotent (an exit only applies to active or paused enrollments, a signal is
+ * recorded once, a task completes its step once), so a redelivered event changes nothing.
+ *
+ * - reply → `replied` and bounce → `bounced`: the contact's enrollments in the flow whose email it
+ *   answers (an email sent outside a flow exits nothing);
+ * - unsubscribe → `unsubscribed`, a meeting scheduled with the contact → `meeting_booked`, the
+ *   contact deleted → `contact_deleted`: every enrollment of the contact;
+ * - opens and clicks (never those flagged as automated) and replies of an enrollment's email: its
+ *   branch signals, which wake a branch waiting for them;
+ * - a task of an enrollment completed (or deleted): its step is done and the enrollment moves on.
+ */
+export interface FlowEventsDeps {
+  db: SqlClient;
+  log: Logger;
+  afterCommit: () => void;
+  clock: { now(): Date };
+  /** New due work for the engine. */
+  onWake: () => void;
+  /** Enrollments exited: their sends are to be cancelled. */
+  onExits: () => void;
+}
+
+const uuid = (value: unknown): string | undefined => (typeof value === 'string' && isUuid(value) ? value.toLowerCase() : undefined);
+
+export function createFlowEventsHandler(deps: FlowEventsDeps): (event: CrmEvent) => Promise<void> {
+  const { db } = deps;
+
+  async function exit(workspaceId: string, selector: { contactId: string; flowId?: string }, reason: ExitReason): Promise<void> {
+    const events = await db.transaction(async (tx) => {
+      const exited = await exitEnrollments(tx, workspaceId, selector, reason, deps.clock.now());
+      await writeOutbox(tx, exited);
+      return exited;
+    });
+    if (events.length) {
+      deps.afterCommit();
+      deps.onExits();
+    }
+  }
+
+  async function signal(workspaceId: string, enrollmentId: string, sentEmailId: string, kind: 'opened' | 'clicked' | 'replied', at: string): Promise<void> {
+    const woke = await db.transaction(async (tx) => {
+      const { rows } = await tx.query(
+        `INSERT INTO enrollment_signals (workspace_id, enrollment_id, sent_email_id, kind, at)
+         VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::timestamptz)
+         ON CONFLICT DO NOTHING RETURNING 1`,
+        [workspaceId, enrollmentId, sentEmailId, kind, at],
+      );
+      if (!rows.length) return false;
+      // A branch waiting on this email decides now rather than at the end of its window.
+      const { rows: woken } = await tx.query(
+        `UPDATE enrollments SET next_run_at = LEAST(next_run_at, $4::timestamptz)
+          WHERE workspace_id = $1::uuid AND id = $2::uuid AND status IN ('active', 'paused')
+            AND branch_until IS NOT NULL AND last_sent_email_id = $3::uuid
+          RETURNING 1`,
+        [workspaceId, enrollmentId, sentEmailId, deps.clock.now().toISOString()],
+      );
+      return woken.length > 0;
+    });
+    if (woke) deps.onWake();
+  }
+
+  async function taskEnded(workspaceId: string, enrollmentId: string, taskId: string, outcome: 'completed' | 'deleted'): Promise<void> {
+    const { rows } = await db.query(
+      `UPDATE enrollments SET task_outcome = $4, next_run_at = $5::timestamptz, updated_at = $5::timestamptz
+        WHERE workspace_id = $1::uuid AND id = $2::uuid AND waiting_task_id = $3::uuid AND task_outcome IS NULL
+          AND status IN ('active', 'paused')
+        RETURNING 1`,
+      [workspaceId, enrollmentId, taskId, outcome, deps.clock.now().toISOString()],
+    );
+    if (rows.length) deps.onWake();
+  }
+
+  return async function handle(event: CrmEvent): Promise<void> {
+    const workspaceId = uuid(event.workspace_id);
+    if (!workspaceId) return;
+    if (isEventOf(event, MessagingEvents.EmailEventRecorded)) {
+      const data = event.data;
+      const contactId = uuid(data.contact_id);
+      const flowId = uuid(data.flow?.flow_id);
+      const enrollmentId = uuid(data.flow?.enrollment_id);
+      const sentEmailId = uuid(data.sent_email_id);
+      if (!contactId) return;
+      switch (data.event_type) {
+        case 'reply':
+          if (enrollmentId && sentEmailId) await signal(workspaceId, enrollmentId, sentEmailId, 'replied', data.occurred_at);
+          if (flowId) await exit(workspaceId, { contactId, flowId }, 'replied');
+          return;
+        case 'bounce':
+          if (flowId) await exit(workspaceId, { contactId, flowId }, 'bounced');
+          return;
+        case 'unsubscribe':
+          await exit(workspaceId, { contactId }, 'unsubscribed');
+          return;
+        case 'open':
+        case 'click':
+          if (!data.is_bot && enrollmentId && sentEmailId) {
+            await signal(workspaceId, enrollmentId, sentEmailId, data.event_type === 'open' ? 'opened' : 'clicked', data.occurred_at);
+          }
+          return;
+        default:
+          return;
+      }
+    }
+    if (isEventOf(event, ActivitiesEvents.MeetingScheduled)) {
+      const contactId = uuid(event.data.contact_id);
+      if (contactId) await exit(workspaceId, { contactId }, 'meeting_booked');
+      return;
+    }
+    if (isEventOf(event, PeopleEvents.ContactDeleted)) {
+      const contactId = uuid(event.data.id);
+      if (contactId) await exit(workspaceId, { contactId }, 'contact_deleted');
+      return;
+    }
+    if (isEventOf(event, ActivitiesEvents.TaskCompleted) || isEventOf(event, ActivitiesEvents.TaskDeleted)) {
+      const enrollmentId = uuid(event.data.flow_enrollment_id);
+      const taskId = uuid(event.data.task_id);
+      if (!enrollmentId || !taskId) return;
+      // A deleted task that was still open releases its enrollment too: nobody will complete it.
+      if (isEventOf(event, ActivitiesEvents.TaskDeleted) && event.data.status !== 'open') return;
+      await taskEnded(workspaceId, enrollmentId, taskId, isEventOf(event, ActivitiesEvents.TaskCompleted) ? 'completed' : 'deleted');
+    }
+  };
+}
+
+export const FLOW_EVENTS_SUBJECTS = [
+  MessagingEvents.EmailEventRecorded,
+  ActivitiesEvents.MeetingScheduled,
+  ActivitiesEvents.TaskCompleted,
+  ActivitiesEvents.TaskDeleted,
+  PeopleEvents.ContactDeleted,
+] as const;
+
+export const FLOW_EVENTS_DURABLE = 'flows-engine-events';
+
+export function flowEventsDurableFor(schema: string): string {
+  // Deployments sharing a NATS server but not a database (test runs) each need every event.
+  return schema === 'flows' ? FLOW_EVENTS_DURABLE : `${FLOW_EVENTS_DURABLE}_${schema}`.slice(0, 64);
+}
+
+export function subscribeFlowEvents(bus: EventBus, handle: (event: CrmEvent) => Promise<void>, durable: string): Promise<Subscription> {
+  return bus.subscribe({ durable, subjects: [...FLOW_EVENTS_SUBJECTS], handler: handle });
+}

@@ -1,0 +1,50 @@
+import { type SqlServiceDefinition, setting } from '@crm/kit';
+import { activitiesApi } from '@crm/activities-contract';
+import { messagingApi } from '@crm/messaging-contract';
+import { peopleApi } from '@crm/people-contract';
+import { flowEventsDurableFor, subscribeFlowEvents } from './flow-events.consumer';
+import { flowsGrpcBinding } from './flows.grpc';
+import { type FlowsService, createFlowsService } from './flows.service';
+import { migrations } from './migrations';
+
+/** The variables flows reads (DESIGN.md section 3: their names are contracts). */
+export const FLOWS_SETTINGS = {
+  FLOW_ENGINE_POLL_MS: setting.int(1_000, 10, 60_000),
+  /** Enrollments per engine round; default 200 on Postgres, 20 on PGlite. */
+  FLOW_ENGINE_BATCH: setting.optionalInt(1, 1_000),
+} as const;
+
+/**
+ * The flows service: flows and their graphs, enrollments, the engine that works them through their
+ * steps (email through messaging, tasks through activities, contact tests through people), exits
+ * from other contexts' events, and the cancels of exited enrollments' sends.
+ */
+export const flowsService: SqlServiceDefinition<
+  FlowsService,
+  { people: typeof peopleApi; messaging: typeof messagingApi; activities: typeof activitiesApi },
+  typeof FLOWS_SETTINGS
+> = {
+  name: 'flows',
+  migrations,
+  peers: { people: peopleApi, messaging: messagingApi, activities: activitiesApi },
+  config: FLOWS_SETTINGS,
+  create({ db, cursors, afterCommit, log, clock, peers, config }) {
+    return createFlowsService({
+      db,
+      cursors,
+      afterCommit,
+      log,
+      clock,
+      people: peers.people,
+      messaging: peers.messaging,
+      activities: peers.activities,
+      settings: {
+        pollMs: config.FLOW_ENGINE_POLL_MS,
+        batchSize: config.FLOW_ENGINE_BATCH ?? (db.kind === 'pglite' ? 20 : 200),
+      },
+    });
+  },
+  bindings: (service, log) => [flowsGrpcBinding(service, log)],
+  consumers: async (service, { bus, db }) => [await subscribeFlowEvents(bus, service.handleEvent, flowEventsDurableFor(db.schema))],
+  workers: (service) => [service.engine, service.cancels],
+};
