@@ -451,7 +451,7 @@ describe('docker-compose.yml', () => {
 
   test.each(COMPONENTS)('%s has the environment its role needs', (c) => {
     const e = env(c);
-    for (const key of [...ROLE_ENV[c], ...OTEL_ENV]) expect([c, key, Boolean(e[key])]).toEqual([c, key, true]);
+    for (const key of [...ROLE_ENV[c]!, ...OTEL_ENV]) expect([c, key, Boolean(e[key])]).toEqual([c, key, true]);
     expect(e.OTEL_SERVICE_NAME).toBe(`crm-${c}`);
     expect(e.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(OTLP_HTTP_ENDPOINT);
     expect(e.OTEL_TRACES_EXPORTER).toBe('otlp');

@@ -83,7 +83,7 @@ suite.each(OVERLAYS)('%s overlay: schemas', (overlay) => {
 const ALLOWED_VOLUME_TYPES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
 
 /** Every way a pod spec breaks the restricted profile (baseline included). */
-export function restrictedViolations(spec: any): string[] {
+function restrictedViolations(spec: any): string[] {
   const v: string[] = [];
   const podSc = spec.securityContext ?? {};
   if (spec.hostNetwork || spec.hostPID || spec.hostIPC) v.push('host namespaces');
