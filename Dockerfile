@@ -1,17 +1,18 @@
 # syntax=docker/dockerfile:1
 #
-# One image for every component of the CRM. Build it from the repository root:
+# One image per component of the CRM, each holding only that component's code, the shared kit,
+# the contract packages and proto files it uses and their production dependencies; plus the
+# all-in-one image (the default target). Build from the repository root:
 #
-#   docker build -t crm:dev .
+#   docker build --target people -t crm-people:dev .
+#       (targets: gateway, directory, people, flows, messaging, activities, all-in-one)
+#   docker build -t crm:dev .                  all-in-one: `docker run -p 8080:8080 -v crm-data:/data crm:dev`
 #
-# and pick the component with the command:
-#
-#   docker run crm:dev start gateway      (also: directory, people, flows, messaging, activities)
-#   docker run crm:dev migrate            (one-shot schema migrations)
-#   docker run -p 8080:8080 -v crm-data:/data crm:dev
-#                                         (the default: all-in-one, embedded backends under /data)
-#
-# Every setting comes from the environment (see docker-compose.yml and infra/README.md).
+# Each component image starts its component by default (`crm start <component>`); `migrate` runs
+# its schema migrations (`docker run crm-people:dev migrate people`). What each image holds is
+# computed by scripts/image-files.mjs (its workspace dependency closure) and checked by
+# test/infra/image-files.test.ts. Every setting comes from the environment (see
+# docker-compose.yml and infra/README.md).
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -30,7 +31,8 @@ RUN mkdir /manifests \
 
 # ---------------------------------------------------------------------------------------------
 # build: install everything, compile every workspace (turbo: TypeScript -> dist/, proto types),
-# then drop the dev dependencies so what is left is exactly what runs.
+# then copy each target's files (its production dependency closure, no dev dependencies, no
+# sources) to /out/<target>. Every target shares this stage; each image takes only its folder.
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
 # The npm that wrote package-lock.json (package.json "packageManager").
@@ -47,11 +49,12 @@ RUN --mount=type=cache,target=/root/.npm \
     npm ci
 COPY . .
 RUN npm run build \
- && npm prune --omit=dev \
- && rm -rf .turbo node_modules/.cache
+ && for target in $(node scripts/image-files.mjs --targets); do \
+      node scripts/image-files.mjs "$target" --copy-to "/out/$target" || exit 1; \
+    done
 
 # ---------------------------------------------------------------------------------------------
-# runtime: Node, the compiled workspaces and production node_modules, owned by root and only
+# runtime: what every image shares. Node without package managers; files owned by root and only
 # readable by the process, which runs as the unprivileged `node` user (uid 1000). A component
 # writes nothing but /tmp, so deployments run it with a read-only root filesystem.
 # ---------------------------------------------------------------------------------------------
@@ -68,14 +71,50 @@ ENV NODE_ENV=production \
     CRM_DATA_DIR=/data \
     HOST=0.0.0.0
 WORKDIR /app
-COPY --from=build /app ./
 # Numeric, so Kubernetes can verify runAsNonRoot without reading /etc/passwd.
 USER 1000:1000
-# gateway HTTP; directory, people, flows, messaging, activities gRPC.
-EXPOSE 8080 50051 50052 50053 50054 50055
 # gRPC health of GRPC_ADDR's port, or GET /readyz on PORT for the gateway (see the script).
 # Compose and Kubernetes define their own checks; this one serves a plain `docker run`.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "infra/docker/healthcheck.cjs"]
 ENTRYPOINT ["node", "packages/cli/bin/crm.js"]
+
+# ---------------------------------------------------------------------------------------------
+# One target per component: its files, its port, `start <component>` by default.
+# ---------------------------------------------------------------------------------------------
+FROM runtime AS gateway
+COPY --from=build /out/gateway/ ./
+EXPOSE 8080
+CMD ["start", "gateway"]
+
+FROM runtime AS directory
+COPY --from=build /out/directory/ ./
+EXPOSE 50051
+CMD ["start", "directory"]
+
+FROM runtime AS people
+COPY --from=build /out/people/ ./
+EXPOSE 50052
+CMD ["start", "people"]
+
+FROM runtime AS flows
+COPY --from=build /out/flows/ ./
+EXPOSE 50053
+CMD ["start", "flows"]
+
+# gRPC, and inbound mail over SMTP when INBOUND_SMTP_ADDR is set (2525 in compose and Kubernetes).
+FROM runtime AS messaging
+COPY --from=build /out/messaging/ ./
+EXPOSE 50054 2525
+CMD ["start", "messaging"]
+
+FROM runtime AS activities
+COPY --from=build /out/activities/ ./
+EXPOSE 50055
+CMD ["start", "activities"]
+
+# The default target: every component in one process on embedded backends (under /data).
+FROM runtime AS all-in-one
+COPY --from=build /out/all-in-one/ ./
+EXPOSE 8080 50051 50052 50053 50054 50055
 CMD ["start"]

@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { CONTEXTS } from './contexts';
-import { checkHealth, connectDirectory, directoryKeyResolver } from './upstream';
+import { connectDirectory, directoryKeyResolver } from './upstream';
+import { gatewayReadiness } from './readiness';
 import { registerTrackingRoutes } from './routes/tracking.routes';
 import type { MessagingServiceDefinition } from '@crm/proto';
 import { type AuthCacheOptions, DEFAULT_AUTH_CACHE, createKeyCache } from './plugins/auth';
@@ -55,18 +56,15 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   // One connection serves the limiter and the idempotency records.
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   const limiter = createRateLimiter(redis, limits, log);
+  const keyCache = createKeyCache(directoryKeyResolver(directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE);
   const app = await buildApp({
     idempotency: createIdempotencyStore(redis, log),
     rateLimit: { limiter, limits },
     logger: config.logger,
-    resolveKey: createKeyCache(directoryKeyResolver(directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE),
+    resolveKey: keyCache,
     resources: CONTEXTS.flatMap((context) => context.routes(services.get(context.name)!, deadlineMs)),
     register: (instance) => registerTrackingRoutes(instance, services.get('messaging') as ServiceClient<MessagingServiceDefinition>, deadlineMs),
-    ready: async () => {
-      const targets = [['directory', directory], ...services.entries()] as const;
-      const results = await Promise.all(targets.map(([, client]) => checkHealth(client.channel)));
-      return Object.fromEntries(targets.map(([name], i) => [name, results[i]!]));
-    },
+    ready: gatewayReadiness({ directory: directory.channel, keyCache, redis }),
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();

@@ -32,9 +32,10 @@ export interface CrmProcess {
   stop(): Promise<void>;
 }
 
-export function startCrm(name: string, args: string[], env: NodeJS.ProcessEnv): CrmProcess {
-  const child = spawn(process.execPath, [CRM_BIN, ...args], {
-    cwd: REPO_ROOT,
+/** Starts `crm <args>`: the repository's, or the one under `root` (a copy of an image's files). */
+export function startCrm(name: string, args: string[], env: NodeJS.ProcessEnv, root: string = REPO_ROOT): CrmProcess {
+  const child = spawn(process.execPath, [path.join(root, 'packages/cli/bin/crm.js'), ...args], {
+    cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,6 +13,7 @@ import { Client } from 'pg';
 import { SERVICE_COMPONENTS, addressEnv } from '../../packages/cli/src/components';
 import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
 import { TEST_DATABASE_URL, TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { grpcServing } from './health';
 import { apiClient } from './http';
 import { type CrmProcess, freePort, runCrmJson, startCrm } from './processes';
 
@@ -30,6 +31,8 @@ export interface StackOptions {
   gatewayEnv?: NodeJS.ProcessEnv;
   /** Lets a test put something (a fault-injecting proxy) between the gateways and a service. */
   gatewayAddressOf?: (component: string, address: string) => string | Promise<string>;
+  /** Environment for one service component only (its database role, DB_MIGRATE), by name; wins over the rest. */
+  componentEnv?: Record<string, NodeJS.ProcessEnv>;
 }
 
 export interface Stack {
@@ -42,6 +45,8 @@ export interface Stack {
   /** Environment that points `crm admin` at this stack's directory. */
   readonly adminEnv: NodeJS.ProcessEnv;
   readonly processes: readonly CrmProcess[];
+  /** Where each service component listens (gRPC), by name. */
+  readonly addresses: Readonly<Record<string, string>>;
   readonly usePostgres: boolean;
   readonly useNats: boolean;
   /** Runs `crm admin <args>` against this stack and parses the JSON it prints. */
@@ -86,6 +91,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...common,
     GRPC_ADDR: addresses[component.name],
     ...(component.database ? { DB_SCHEMA: `${run}_${component.name}` } : {}),
+    ...options.componentEnv?.[component.name],
   });
   const processes: CrmProcess[] = SERVICE_COMPONENTS.map((component) =>
     startCrm(component.name, ['start', component.name], serviceEnv(component)),
@@ -121,6 +127,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await expectEventually(
       async () => {
         for (const p of processes) if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.output()}`);
+        // Each process ready on its own: a gateway is ready without the contexts' services.
+        for (const [name, address] of Object.entries(addresses)) expect([name, await grpcServing(address)]).toEqual([name, true]);
         for (const url of gatewayUrls) expect((await fetch(`${url}/readyz`)).status).toBe(200);
       },
       { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200 },
@@ -148,6 +156,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       processes[index] = startCrm(name, ['start', name], serviceEnv(component));
     },
     api: apiClient(baseUrl),
+    addresses,
     adminEnv,
     processes,
     usePostgres,

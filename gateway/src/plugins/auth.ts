@@ -32,16 +32,22 @@ export interface AuthCacheOptions {
 
 export const DEFAULT_AUTH_CACHE: AuthCacheOptions = { ttlMs: 4_000, negativeTtlMs: 2_000, maxEntries: 10_000 };
 
-type Entry = { expires: number; outcome: Promise<Principal> };
+type Entry = { expires: number; outcome: Promise<Principal>; resolved?: boolean };
+
+/** The cache is also the gateway's fallback for readiness while the directory does not answer. */
+export interface KeyCache extends ResolveKey {
+  /** Whether a key resolved by the directory is still trusted: requests with it can be served. */
+  warm(): boolean;
+}
 
 /**
  * A short-lived cache in front of the directory, keyed by a hash of the key (the key itself is never
  * held as a map key or logged). Concurrent requests with one key share a single lookup. Only
  * definite answers are cached: a directory outage is retried on the next request.
  */
-export function createKeyCache(resolve: ResolveKey, options: AuthCacheOptions = DEFAULT_AUTH_CACHE): ResolveKey {
+export function createKeyCache(resolve: ResolveKey, options: AuthCacheOptions = DEFAULT_AUTH_CACHE): KeyCache {
   const entries = new Map<string, Entry>();
-  return (key) => {
+  const lookup: ResolveKey = (key) => {
     const id = createHash('sha256').update(key).digest('base64url');
     const now = Date.now();
     const hit = entries.get(id);
@@ -50,6 +56,12 @@ export function createKeyCache(resolve: ResolveKey, options: AuthCacheOptions = 
     const outcome = resolve(key);
     const entry: Entry = { expires: now + options.ttlMs, outcome };
     entries.set(id, entry);
+    outcome.then(
+      () => {
+        entry.resolved = true;
+      },
+      () => undefined,
+    );
     outcome.catch((error: unknown) => {
       if (error instanceof CrmError && error.code === 'unauthorized') entry.expires = Date.now() + options.negativeTtlMs;
       else entries.delete(id);
@@ -60,6 +72,12 @@ export function createKeyCache(resolve: ResolveKey, options: AuthCacheOptions = 
     }
     return outcome;
   };
+  const warm = () => {
+    const now = Date.now();
+    for (const entry of entries.values()) if (entry.resolved && entry.expires > now) return true;
+    return false;
+  };
+  return Object.assign(lookup, { warm });
 }
 
 export async function authenticate(request: FastifyRequest, resolve: ResolveKey): Promise<Principal> {

@@ -10,31 +10,41 @@ import {
   runMigrations,
   setting,
 } from '@crm/kit';
-import { CONTEXTS, describeApi, startGateway } from '@crm/gateway';
 import { runAdmin } from './admin';
 import { UsageError, parseArgs } from './args';
 import { bootstrapDefaultWorkspace } from './bootstrap';
-import { SERVICE_COMPONENTS, type ServiceComponent, type Stop } from './components';
+import type { ServiceComponent, Stop } from './components/component';
+import { allComponents, loadComponent } from './components/load';
 import { dataDir, openBus, openSql } from './runtime';
 import { COMMON, GATEWAY, type RunMode, type Settings, addressSettings, num, optionalStr, sqlSettings, str } from './settings';
 
-const NAMES = ['gateway', ...SERVICE_COMPONENTS.map((c) => c.name)];
-const MIGRATABLE = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => c.name);
-const COMPONENT_NAMES = SERVICE_COMPONENTS.map((c) => c.name as keyof typeof DEFAULT_PORTS);
+/**
+ * Every service a component may dial (`<NAME>_ADDR`), from kit's list of well-known ports. Components
+ * themselves are loaded one at a time (components/load.ts): a process, and its image, holds only
+ * the code it runs, so the names cannot come from loading every one of them.
+ */
+const SERVICE_NAMES = (Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[]).filter((n) => n !== 'gateway');
 
-const USAGE = `usage:
+/** The usage text, naming the components this installation holds (a service's image holds one). */
+async function usage(): Promise<string> {
+  const components = await allComponents().catch(() => undefined);
+  const names = components ? ['gateway', ...components.map((c) => c.name)].join(' | ') : '<component>';
+  const migratable = components ? components.filter((c) => c.database).map((c) => c.name).join('|') : '<component>';
+  return `usage:
   crm start                      all-in-one: gateway and every service in one process
-  crm start <component>          one component: ${NAMES.join(' | ')}
-  ${`crm migrate [${MIGRATABLE.join('|')}]`.padEnd(30)} apply database migrations and exit
+  crm start <component>          one component: ${names}
+  ${`crm migrate [${migratable}]`.padEnd(30)} apply database migrations and exit
   crm openapi                    print the OpenAPI 3.1 description of the API
   crm admin workspace create --name <name>
   crm admin user create --workspace <id> --email <e> --name <full name> --role <owner|admin|member>
   crm admin key create --workspace <id> --scopes <a:read,b:*> [--env test]
   crm admin key revoke <key-id>
   crm admin integration create --workspace <id> --type <type> --name <name> --secret <secret> [--config '<json>']`;
+}
 
-function startGatewayComponent(settings: Settings, log: Logger | false, serviceAddrs: Record<string, string>) {
+async function startGatewayComponent(settings: Settings, log: Logger | false, serviceAddrs: Record<string, string>) {
   const { directory, ...contexts } = serviceAddrs;
+  const { startGateway } = await import('@crm/gateway');
   return startGateway({
     host: str(settings, 'HOST'),
     port: num(settings, 'PORT'),
@@ -74,6 +84,8 @@ function readSettings(mode: RunMode, components: readonly ServiceComponent[], ex
 }
 
 async function startAllInOne(): Promise<void> {
+  const SERVICE_COMPONENTS = await allComponents();
+  const COMPONENT_NAMES = SERVICE_COMPONENTS.map((c) => c.name as keyof typeof DEFAULT_PORTS);
   const read = readSettings('all-in-one', SERVICE_COMPONENTS, {
     ...GATEWAY,
     // The directory keeps its well-known address, which `crm admin` reaches; the rest pick free
@@ -126,21 +138,21 @@ async function startAllInOne(): Promise<void> {
 
 async function startOne(name: string): Promise<void> {
   if (name === 'gateway') {
-    const settings = readSettings('component', [], { ...GATEWAY, ...addressSettings(COMPONENT_NAMES) });
+    const settings = readSettings('component', [], { ...GATEWAY, ...addressSettings(SERVICE_NAMES) });
     const log = createLogger('crm-gateway', str(settings, 'LOG_LEVEL'));
     const stops: Stop[] = [];
     onShutdown(log, stops);
-    const addresses = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, str(settings, addressEnv(n))]));
+    const addresses = Object.fromEntries(SERVICE_NAMES.map((n) => [n, str(settings, addressEnv(n))]));
     const gateway = await startGatewayComponent(settings, log, addresses);
     stops.push(() => gateway.close());
     log.info({ url: gateway.url }, 'gateway listening');
     return;
   }
-  const component = SERVICE_COMPONENTS.find((c) => c.name === name);
-  if (!component) throw new UsageError(`unknown component "${name}"; expected ${NAMES.join(', ')}`);
+  const component = await loadComponent(name);
+  if (!component) throw new UsageError(`unknown component "${name}"`);
   const settings = readSettings('component', [component], {
     GRPC_ADDR: setting.address(`127.0.0.1:${component.defaultPort}`),
-    ...addressSettings(COMPONENT_NAMES.filter((n) => n !== name)),
+    ...addressSettings(SERVICE_NAMES.filter((n) => n !== name)),
   });
   const log = createLogger(`crm-${name}`, str(settings, 'LOG_LEVEL'));
   const stops: Stop[] = [];
@@ -159,10 +171,13 @@ async function startOne(name: string): Promise<void> {
 }
 
 async function migrate(names: string[]): Promise<void> {
+  const chosen: ServiceComponent[] = [];
   for (const name of names) {
-    if (!MIGRATABLE.includes(name)) throw new UsageError(`no migrations for "${name}"; expected ${MIGRATABLE.join(', ')}`);
+    const component = await loadComponent(name);
+    if (!component?.database) throw new UsageError(`no migrations for "${name}"`);
+    chosen.push(component);
   }
-  const chosen = SERVICE_COMPONENTS.filter((c) => c.database && (!names.length || names.includes(c.name)));
+  if (!names.length) chosen.push(...(await allComponents()).filter((c) => c.database));
   // DB_SCHEMA overrides the schema only when migrating one service, as a single component reads it.
   const settings = readConfig({ ...COMMON, ...sqlSettings(chosen.length === 1 ? chosen[0]!.name : 'unused', chosen.length === 1 ? 'component' : 'all-in-one'), CURSOR_SECRET: setting.optionalSecret() });
   const log = createLogger('crm-migrate', str(settings, 'LOG_LEVEL'));
@@ -188,22 +203,24 @@ export async function main(argv: string[]): Promise<void> {
         return rest[0] ? await startOne(rest[0]) : await startAllInOne();
       case 'migrate':
         return await migrate(rest);
-      case 'openapi':
+      case 'openapi': {
         // The description the gateway serves at /openapi.json, without starting anything.
+        const { CONTEXTS, describeApi } = await import('@crm/gateway');
         process.stdout.write(`${JSON.stringify(describeApi(CONTEXTS), null, 2)}\n`);
         return;
+      }
       case 'admin':
         return await runAdmin({ positional: rest, options: args.options }, str(readConfig(addressSettings(['directory'])), 'DIRECTORY_ADDR'));
       case 'help':
       case undefined:
-        process.stdout.write(`${USAGE}\n`);
+        process.stdout.write(`${await usage()}\n`);
         return;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`crm: ${error.message}\n${USAGE}\n`);
+      process.stderr.write(`crm: ${error.message}\n${await usage()}\n`);
       process.exit(2);
     }
     throw error;

@@ -11,7 +11,7 @@ import {
   createPgClient,
   createPgliteClient,
 } from '@crm/kit';
-import { type DocumentStore, createEmbeddedStore, createMongoStore } from '@crm/directory';
+import type { DocumentStore } from '@crm/directory';
 import { type RunMode, type Settings, num, optionalStr, str } from './settings';
 
 /**
@@ -70,6 +70,8 @@ export async function openBus(settings: Settings, log: Logger, mode: RunMode): P
 }
 
 export async function openDocumentStore(settings: Settings, log: Logger): Promise<DocumentStore> {
+  // Loaded here, not at the top: only the directory's image holds the directory.
+  const { createEmbeddedStore, createMongoStore } = await import('@crm/directory');
   const url = optionalStr(settings, 'MONGO_URL');
   if (url) return createMongoStore({ url, dbName: str(settings, 'MONGO_DB') });
   const dir = path.join(dataDir(settings), 'directory');

@@ -26,7 +26,9 @@ export const sqlSettings = (name: string, mode: RunMode) =>
     // No statement outlives the longest deadline a caller can set (the gateway's, 5 s by default).
     DB_STATEMENT_TIMEOUT_MS: setting.int(10_000, 0, 3_600_000),
     // All-in-one keeps each service in the schema named after it; a component may be told another.
-    ...(mode === 'component' ? { DB_SCHEMA: setting.identifier(name) } : {}),
+    // DB_MIGRATE=skip: the component's role may not change its schema (`crm migrate` ran first with
+    // the migration role), so it only checks the schema is at its latest migration, or refuses to start.
+    ...(mode === 'component' ? { DB_SCHEMA: setting.identifier(name), DB_MIGRATE: setting.oneOf(['apply', 'skip'], 'apply') } : {}),
     CURSOR_SECRET: secretSetting(mode),
   }) satisfies ConfigSchema;
 

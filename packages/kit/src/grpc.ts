@@ -266,6 +266,11 @@ export interface RunningGrpcServer {
   readonly port: number;
   readonly address: string;
   readonly health: HealthImplementation;
+  /**
+   * Reports the server and each of its services SERVING or NOT_SERVING over grpc.health.v1 (what
+   * the readiness probes ask). Ignored once shutdown has begun: a stopping server stays NOT_SERVING.
+   */
+  setServing(serving: boolean): void;
   shutdown(graceMs?: number): Promise<void>;
 }
 
@@ -282,13 +287,21 @@ export async function startGrpcServer(address: string, services: GrpcServiceBind
     server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   const host = address.slice(0, address.lastIndexOf(':'));
+  let stopping = false;
+  const report = (status: 'SERVING' | 'NOT_SERVING') => {
+    health.setStatus('', status);
+    for (const service of services) health.setStatus(service.name, status);
+  };
   return {
     port,
     address: `${host}:${port}`,
     health,
+    setServing(serving) {
+      if (!stopping) report(serving ? 'SERVING' : 'NOT_SERVING');
+    },
     async shutdown(graceMs = 5_000) {
-      health.setStatus('', 'NOT_SERVING');
-      for (const service of services) health.setStatus(service.name, 'NOT_SERVING');
+      stopping = true;
+      report('NOT_SERVING');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.forceShutdown();

@@ -6,6 +6,7 @@ export * from './errors';
 export * from './events';
 export * from './field-values';
 export * from './grpc';
+export * from './health';
 export * from './ids';
 export * from './keyset-sql';
 export * from './legacy';

@@ -36,3 +36,38 @@ export async function runMigrations(db: SqlClient, migrations: readonly Migratio
   }
   return applied;
 }
+
+/** The schema is behind the code: a service told not to migrate refuses to start on it. */
+export class SchemaNotMigratedError extends Error {
+  override readonly name = 'SchemaNotMigratedError';
+  constructor(
+    readonly schema: string,
+    readonly missing: readonly string[],
+  ) {
+    super(
+      `schema "${schema}" is not at the latest migration (missing: ${missing.join(', ')}); ` +
+        `DB_MIGRATE=skip: this service does not migrate at start. Run \`crm migrate\` for it with the migration role first ` +
+        `(the Kubernetes init container or the compose migrate service does), then start it again`,
+    );
+  }
+}
+
+/**
+ * Checks, without changing anything, that every migration this code knows has been applied (what a
+ * service running with a role that may not change its schema does instead of migrating). Migrations
+ * the database has and this code does not are fine: an older release rolled back onto a newer,
+ * backward-compatible schema. Returns the ids applied.
+ */
+export async function verifyMigrations(db: SqlClient, migrations: readonly Migration[]): Promise<string[]> {
+  const { rows: table } = await db.query<{ present: boolean }>(`SELECT to_regclass(format('%I.schema_migrations', $1::text)) IS NOT NULL AS present`, [
+    db.schema,
+  ]);
+  const applied = new Set<string>();
+  if (table[0]?.present) {
+    const { rows } = await db.query<{ id: string }>(`SELECT id FROM schema_migrations`);
+    for (const row of rows) applied.add(row.id);
+  }
+  const missing = migrations.map((m) => m.id).filter((id) => !applied.has(id));
+  if (missing.length) throw new SchemaNotMigratedError(db.schema, missing);
+  return [...applied].sort();
+}

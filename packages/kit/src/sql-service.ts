@@ -4,8 +4,9 @@ import { type CursorCodec, createCursorCodec } from './cursor';
 import { type EventBus, type Subscription, createOutboxRelay } from './events';
 import { type GrpcServiceBinding, type RunningGrpcServer, type ServiceClient, createServiceClient, startGrpcServer } from './grpc';
 import { startIdempotencyPruner } from './idempotency';
+import { type DependencyCheck, type HealthMonitor, monitorHealth } from './health';
 import type { Logger } from './logger';
-import { type Migration, runMigrations } from './migrate';
+import { type Migration, runMigrations, verifyMigrations } from './migrate';
 import type { SqlClient } from './sql';
 import { type Clock, type Worker, superviseWorkers, systemClock } from './workers';
 
@@ -27,6 +28,14 @@ export interface SqlServiceRuntime<C extends ConfigSchema = {}> {
   /** Where a peer context is reached: `<NAME>_ADDR`, or in all-in-one the address it started on. */
   peerAddress(name: string): string;
   clock?: Clock;
+  /**
+   * `apply` (the default) runs pending migrations at start; `verify` only checks that the schema is
+   * at the latest migration and refuses to start otherwise, for a service whose database role may
+   * not change its schema (`DB_MIGRATE=skip`: `crm migrate` ran first with the migration role).
+   */
+  migrations?: 'apply' | 'verify';
+  /** How often readiness re-checks the database and the bus (default 5 s). */
+  healthIntervalMs?: number;
 }
 
 export interface SqlServiceDeps<P extends Peers = {}, C extends ConfigSchema = {}> {
@@ -65,6 +74,8 @@ export interface SqlServiceDefinition<S, P extends Peers = {}, C extends ConfigS
 export interface RunningSqlService<S> {
   readonly server: RunningGrpcServer;
   readonly service: S;
+  /** The readiness loop over the database and the bus. */
+  readonly health: HealthMonitor;
   stop(): Promise<void>;
 }
 
@@ -80,8 +91,12 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
 ): Promise<RunningSqlService<S>> {
   const { db, bus, log } = runtime;
   const clock = runtime.clock ?? systemClock;
-  const applied = await runMigrations(db, definition.migrations);
-  if (applied.length) log.info({ applied }, `${definition.name} migrations applied`);
+  if (runtime.migrations === 'verify') {
+    await verifyMigrations(db, definition.migrations);
+  } else {
+    const applied = await runMigrations(db, definition.migrations);
+    if (applied.length) log.info({ applied }, `${definition.name} migrations applied`);
+  }
   const relay = createOutboxRelay({
     db,
     bus,
@@ -110,11 +125,18 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
   const server = await startGrpcServer(runtime.grpcAddr, definition.bindings(service, log));
   relay.start();
   const stopPruner = startIdempotencyPruner(db, (error) => log.warn({ err: error }, 'pruning idempotency keys failed'));
+  // Readiness covers this service's own database and bus only: a peer that is down fails the calls
+  // that need it, not the whole service.
+  const dependencies: DependencyCheck[] = [{ name: 'database', check: () => db.query('SELECT 1') }];
+  if (bus.ping) dependencies.push({ name: 'event bus', check: () => bus.ping!() });
+  const health = monitorHealth((serving) => server.setServing(serving), dependencies, { intervalMs: runtime.healthIntervalMs, log });
   log.info({ address: server.address, consumers: consumers.map((c) => c.durable) }, `${definition.name} service listening`);
   return {
     server,
     service,
+    health,
     async stop() {
+      health.stop();
       await server.shutdown();
       await workers.stop();
       for (const consumer of consumers) await consumer.stop();

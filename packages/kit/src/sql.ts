@@ -76,7 +76,10 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
   pool.on('error', () => undefined);
   const bootstrap = await pool.connect();
   try {
-    await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    // Only when it is missing: CREATE SCHEMA, even IF NOT EXISTS, needs CREATE on the database, which
+    // a service's runtime role (DML only, see infra/postgres/roles.sql) does not have.
+    const { rows } = await bootstrap.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
+    if (rows.length === 0) await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   } finally {
     bootstrap.release();
   }

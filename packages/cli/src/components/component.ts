@@ -52,7 +52,8 @@ export function sqlComponent<S, P extends Peers, C extends ConfigSchema>(definit
       try {
         // The merged settings hold the definition's own, read and checked with its schema.
         const config = settings as Parameters<typeof startSqlService<S, P, C>>[1]['config'];
-        const running = await startSqlService(definition, { db, bus, cursorSecret, grpcAddr, log, config, peerAddress });
+        const migrations = settings.DB_MIGRATE === 'skip' ? 'verify' : 'apply';
+        const running = await startSqlService(definition, { db, bus, cursorSecret, grpcAddr, log, config, peerAddress, migrations });
         return {
           address: running.server.address,
           stop: async () => {

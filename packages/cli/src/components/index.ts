@@ -1,23 +1,25 @@
-import { DEFAULT_PORTS } from '@crm/kit';
-import { activitiesService } from '@crm/activities';
-import { flowsService } from '@crm/flows';
-import { messagingService } from '@crm/messaging';
-import { peopleService } from '@crm/people';
-import { type ServiceComponent, sqlComponent } from './component';
+import { activitiesComponent } from './activities.component';
+import type { ServiceComponent } from './component';
+import { flowsComponent } from './flows.component';
+import { messagingComponent } from './messaging.component';
 import { directoryComponent } from './directory.component';
+import { peopleComponent } from './people.component';
 
 export type { ServiceComponent, Stop } from './component';
 
 /**
  * Every back-end service, in start order: the directory first (the gateway authenticates with it),
  * then each context after the peers it calls, so all-in-one can hand it their addresses.
+ *
+ * Each lives in its own module, `<name>.component.ts`: `crm start <name>` loads only that one (see
+ * load.ts), so a service's image holds that service and none of the others.
  */
 export const SERVICE_COMPONENTS: readonly ServiceComponent[] = [
   directoryComponent,
-  sqlComponent(peopleService, DEFAULT_PORTS.people),
-  sqlComponent(activitiesService, DEFAULT_PORTS.activities),
-  sqlComponent(messagingService, DEFAULT_PORTS.messaging),
-  sqlComponent(flowsService, DEFAULT_PORTS.flows),
+  peopleComponent,
+  activitiesComponent,
+  messagingComponent,
+  flowsComponent,
 ];
 
 export { addressEnv } from '@crm/kit';

@@ -63,6 +63,11 @@ export interface EventBus {
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   /** Stops every subscription (waiting for running handlers) and releases the connection. */
   close(): Promise<void>;
+  /**
+   * Resolves once the bus's server has answered a round trip; rejects while it is unreachable.
+   * Absent on a bus with no server (the in-process one), which is always reachable. Readiness uses it.
+   */
+  ping?(): Promise<void>;
 }
 
 /** Reports failures the bus recovers from by itself (handler errors, consume loop restarts). */

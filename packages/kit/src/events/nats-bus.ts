@@ -126,6 +126,12 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
         return subscription;
       },
 
+      async ping() {
+        if (closed || nc.isClosed()) throw new Error('event bus closed');
+        // A PING/PONG with the server; while reconnecting it waits, and the caller's timeout decides.
+        await nc.flush();
+      },
+
       close() {
         closed = true;
         closing ??= (async () => {

@@ -1,0 +1,389 @@
+/**
+ * Every Kubernetes overlay as `kubectl apply -k` would send it (rendered by kustomize, no cluster):
+ * each object valid against the Kubernetes schemas, every pod admissible under the "restricted" Pod
+ * Security Standard, the NetworkPolicies allowing exactly the flows of DESIGN.md, one image tag per
+ * Deployment, and configuration that rolls the pods reading it when it changes.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  COMPONENTS,
+  INBOUND_SMTP_PORT,
+  OVERLAYS,
+  type Overlay,
+  PORTS,
+  POSTGRES_SERVICES,
+  SERVICES,
+  allContainers,
+  find,
+  kustomizeAvailable,
+  loadYaml,
+  ofKind,
+  podTemplates,
+  renderEdited,
+  rendered,
+} from './deploy-facts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
+
+const suite = kustomizeAvailable ? describe : describe.skip;
+
+// ------------------------------------------------------------------------------------------------
+// Schemas
+// ------------------------------------------------------------------------------------------------
+
+/** The kubernetes-models class of an object (its JSON schema), by apiVersion and kind. */
+function modelOf(doc: any): (new (data: any) => { validate(): void }) | undefined {
+  const group = doc.apiVersion.includes('/') ? doc.apiVersion : `v1`;
+  try {
+    return require(`kubernetes-models/${group}`)[doc.kind];
+  } catch {
+    return undefined;
+  }
+}
+
+suite.each(OVERLAYS)('%s overlay: schemas', (overlay) => {
+  test('every object is a known kind, valid against its Kubernetes schema', () => {
+    const docs = rendered[overlay];
+    expect(docs.length).toBeGreaterThan(20);
+    const problems: string[] = [];
+    for (const doc of docs) {
+      const Model = modelOf(doc);
+      if (!Model) {
+        problems.push(`${doc.apiVersion} ${doc.kind}: no schema (unknown kind or API version)`);
+        continue;
+      }
+      // kustomize wraps long base64 values over several lines; the API server's decoder (Go's
+      // base64) skips the newlines, the schema's "byte" format does not.
+      const object =
+        doc.kind === 'Secret' && doc.data
+          ? { ...doc, data: Object.fromEntries(Object.entries<string>(doc.data).map(([k, v]) => [k, v.replace(/\s/g, '')])) }
+          : doc;
+      try {
+        new Model(object).validate();
+      } catch (error) {
+        problems.push(`${doc.kind}/${doc.metadata?.name}: ${(error as Error).message}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('the validator does refuse an invalid object', () => {
+    const deployment = structuredClone(find(rendered[overlay], 'Deployment', 'people'));
+    deployment.spec.template.spec.containers[0].ports[0].containerPort = 'fifty';
+    expect(() => new (modelOf(deployment)!)(deployment).validate()).toThrow(/containerPort/);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Pod Security Standard "restricted" (the namespace enforces it; checked here as the admission
+// controller would, https://kubernetes.io/docs/concepts/security/pod-security-standards/)
+// ------------------------------------------------------------------------------------------------
+
+const ALLOWED_VOLUME_TYPES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
+
+/** Every way a pod spec breaks the restricted profile (baseline included). */
+function restrictedViolations(spec: any): string[] {
+  const v: string[] = [];
+  const podSc = spec.securityContext ?? {};
+  if (spec.hostNetwork || spec.hostPID || spec.hostIPC) v.push('host namespaces');
+  if (podSc.sysctls?.length) v.push('sysctls');
+  if (podSc.seLinuxOptions?.type && !['container_t', 'container_init_t', 'container_kvm_t'].includes(podSc.seLinuxOptions.type)) v.push('pod seLinux type');
+  for (const vol of spec.volumes ?? []) {
+    const type = Object.keys(vol).find((k) => k !== 'name');
+    if (!ALLOWED_VOLUME_TYPES.includes(type!)) v.push(`volume ${vol.name}: ${type}`);
+  }
+  for (const c of [...allContainers(spec), ...(spec.ephemeralContainers ?? [])]) {
+    const sc = c.securityContext ?? {};
+    const id = c.name;
+    if (sc.privileged) v.push(`${id}: privileged`);
+    if (sc.procMount && sc.procMount !== 'Default') v.push(`${id}: procMount`);
+    if (sc.allowPrivilegeEscalation !== false) v.push(`${id}: allowPrivilegeEscalation must be false`);
+    const runAsNonRoot = sc.runAsNonRoot ?? podSc.runAsNonRoot;
+    if (runAsNonRoot !== true) v.push(`${id}: runAsNonRoot must be true`);
+    if ((sc.runAsUser ?? podSc.runAsUser) === 0) v.push(`${id}: runAsUser 0`);
+    const seccomp = sc.seccompProfile?.type ?? podSc.seccompProfile?.type;
+    if (!['RuntimeDefault', 'Localhost'].includes(seccomp)) v.push(`${id}: seccompProfile must be RuntimeDefault or Localhost`);
+    if (!(sc.capabilities?.drop ?? []).includes('ALL')) v.push(`${id}: capabilities must drop ALL`);
+    for (const add of sc.capabilities?.add ?? []) if (add !== 'NET_BIND_SERVICE') v.push(`${id}: adds capability ${add}`);
+    for (const p of c.ports ?? []) if (p.hostPort) v.push(`${id}: hostPort ${p.hostPort}`);
+    if (sc.seLinuxOptions?.type && !['container_t', 'container_init_t', 'container_kvm_t'].includes(sc.seLinuxOptions.type)) v.push(`${id}: seLinux type`);
+    const apparmor = sc.appArmorProfile?.type;
+    if (apparmor && !['RuntimeDefault', 'Localhost'].includes(apparmor)) v.push(`${id}: appArmor ${apparmor}`);
+  }
+  return v;
+}
+
+suite.each(OVERLAYS)('%s overlay: Pod Security "restricted"', (overlay) => {
+  test('every pod template is admissible', () => {
+    const templates = podTemplates(rendered[overlay]);
+    expect(templates.length).toBeGreaterThanOrEqual(COMPONENTS.length);
+    for (const t of templates) expect([t.workload.metadata.name, restrictedViolations(t.spec)]).toEqual([t.workload.metadata.name, []]);
+  });
+
+  test('the checker does catch a violation', () => {
+    const spec = structuredClone(podTemplates(rendered[overlay])[0]!.spec);
+    spec.containers[0].securityContext.allowPrivilegeEscalation = true;
+    spec.volumes = [...(spec.volumes ?? []), { name: 'host', hostPath: { path: '/' } }];
+    expect(restrictedViolations(spec)).toEqual(expect.arrayContaining([expect.stringMatching(/allowPrivilegeEscalation/), 'volume host: hostPath']));
+  });
+
+  test('the namespace enforces it', () => {
+    const ns = find(rendered[overlay], 'Namespace', 'crm');
+    expect(ns.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// NetworkPolicies: the graph they allow
+// ------------------------------------------------------------------------------------------------
+
+interface Endpoint {
+  /** Node name in the expected edge list. */
+  id: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  /** Outside the cluster: matched by ipBlock only. */
+  ip?: string;
+  ports: { port: number; protocol: string; name?: string }[];
+  /** A pod of this namespace, subject to its policies. */
+  inCrm: boolean;
+}
+
+const NAMESPACE_LABELS: Record<string, Record<string, string>> = {
+  crm: { 'kubernetes.io/metadata.name': 'crm' },
+  'kube-system': { 'kubernetes.io/metadata.name': 'kube-system' },
+  'ingress-nginx': { 'kubernetes.io/metadata.name': 'ingress-nginx' },
+};
+
+function matchesSelector(selector: any, labels: Record<string, string>): boolean {
+  if (!selector) return true;
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of selector.matchExpressions ?? []) {
+    const has = e.key in labels;
+    if (e.operator === 'In' && !(has && e.values.includes(labels[e.key]))) return false;
+    if (e.operator === 'NotIn' && has && e.values.includes(labels[e.key])) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}
+
+function ipInCidr(ip: string, cidr: string): boolean {
+  const [base, bits] = cidr.split('/');
+  if (ip.includes(':') !== base!.includes(':')) return false;
+  if (ip.includes(':')) return Number(bits) === 0; // the policies use ::/0 only
+  const toInt = (a: string) => a.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+  const mask = Number(bits) === 0 ? 0 : (~0 << (32 - Number(bits))) >>> 0;
+  return ((toInt(ip) & mask) >>> 0) === ((toInt(base!) & mask) >>> 0);
+}
+
+/** Whether a NetworkPolicyPeer (in a policy of namespace crm) designates this endpoint. */
+function peerMatches(peer: any, e: Endpoint): boolean {
+  if (peer.ipBlock) {
+    return Boolean(e.ip) && ipInCidr(e.ip!, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((x: string) => ipInCidr(e.ip!, x));
+  }
+  if (!e.namespace) return false;
+  if (peer.namespaceSelector) {
+    if (!matchesSelector(peer.namespaceSelector, NAMESPACE_LABELS[e.namespace] ?? {})) return false;
+  } else if (e.namespace !== 'crm') {
+    return false;
+  }
+  return matchesSelector(peer.podSelector, e.labels ?? {});
+}
+
+function portMatches(rulePorts: any[] | undefined, dest: Endpoint, port: Endpoint['ports'][number]): boolean {
+  if (!rulePorts || rulePorts.length === 0) return true;
+  return rulePorts.some((p) => {
+    if ((p.protocol ?? 'TCP') !== port.protocol) return false;
+    if (p.port === undefined) return true;
+    if (typeof p.port === 'string') return port.name === p.port;
+    return p.endPort ? port.port >= p.port && port.port <= p.endPort : port.port === p.port;
+  });
+}
+
+/** Every `source -> destination:port/protocol` the policies allow (a connection needs both ends' consent). */
+function allowedEdges(policies: any[], endpoints: Endpoint[]): string[] {
+  const selecting = (e: Endpoint, type: 'Ingress' | 'Egress') =>
+    e.inCrm ? policies.filter((p) => matchesSelector(p.spec.podSelector, e.labels ?? {}) && (p.spec.policyTypes ?? ['Ingress']).includes(type)) : [];
+  const edges: string[] = [];
+  for (const src of endpoints) {
+    for (const dst of endpoints) {
+      // Between two ends outside the namespace, these policies have nothing to say.
+      if (src === dst || (!src.inCrm && !dst.inCrm)) continue;
+      for (const port of dst.ports) {
+        const egress = selecting(src, 'Egress');
+        const out =
+          !src.inCrm || egress.length === 0 || egress.some((p) => (p.spec.egress ?? []).some((r: any) => (!r.to || r.to.some((peer: any) => peerMatches(peer, dst))) && portMatches(r.ports, dst, port)));
+        const ingress = selecting(dst, 'Ingress');
+        const inn =
+          !dst.inCrm || ingress.length === 0 || ingress.some((p) => (p.spec.ingress ?? []).some((r: any) => (!r.from || r.from.some((peer: any) => peerMatches(peer, src))) && portMatches(r.ports, dst, port)));
+        if (out && inn) edges.push(`${src.id} -> ${dst.id}:${port.port}/${port.protocol}`);
+      }
+    }
+  }
+  return edges.sort();
+}
+
+/** The flows of DESIGN.md (section 1 and 3), and nothing else. */
+function expectedEdges(workloadIds: string[]): string[] {
+  const tcp = (from: string, to: string, port: number) => `${from} -> ${to}:${port}/TCP`;
+  const calls: [string, string][] = [
+    ['gateway', 'directory'],
+    ['gateway', 'people'],
+    ['gateway', 'flows'],
+    ['gateway', 'messaging'],
+    ['gateway', 'activities'],
+    ['flows', 'people'],
+    ['flows', 'messaging'],
+    ['flows', 'activities'],
+    ['messaging', 'directory'],
+    ['messaging', 'people'],
+  ];
+  const edges = [
+    tcp('ingress-controller', 'gateway', PORTS.gateway!),
+    ...calls.map(([from, to]) => tcp(from, to, PORTS[to]!)),
+    ...POSTGRES_SERVICES.map((s) => tcp(s, 'postgres', 5432)),
+    tcp('directory', 'mongo', 27017),
+    ...SERVICES.map((s) => tcp(s, 'nats', 4222)),
+    tcp('gateway', 'redis', 6379),
+    tcp('messaging', 'redis', 6379),
+    ...COMPONENTS.map((c) => tcp(c, 'otel-collector', 4318)),
+    ...[25, 465, 587].map((port) => tcp('messaging', 'internet', port)),
+    tcp('internet', 'messaging', INBOUND_SMTP_PORT),
+    ...workloadIds.flatMap((w) => [`${w} -> kube-dns:53/TCP`, `${w} -> kube-dns:53/UDP`]),
+  ];
+  return edges.sort();
+}
+
+const BACKING = ['postgres', 'mongo', 'redis', 'nats'];
+
+function endpointsOf(docs: any[]): Endpoint[] {
+  const pods: Endpoint[] = podTemplates(docs).map(({ workload, spec, labels }) => ({
+    id: workload.metadata.name,
+    namespace: 'crm',
+    labels,
+    ports: allContainers(spec).flatMap((c: any) => (c.ports ?? []).map((p: any) => ({ port: p.containerPort, protocol: p.protocol ?? 'TCP', name: p.name }))),
+    inCrm: true,
+  }));
+  // Backing services the base expects elsewhere: their clients' side of the policy is what counts.
+  for (const [name, port] of [['postgres', 5432], ['mongo', 27017], ['redis', 6379], ['nats', 4222]] as const) {
+    if (!pods.some((p) => p.id === name)) {
+      pods.push({ id: name, namespace: 'crm', labels: { 'app.kubernetes.io/name': name }, ports: [{ port, protocol: 'TCP' }], inCrm: false });
+    }
+  }
+  return [
+    ...pods,
+    { id: 'ingress-controller', namespace: 'ingress-nginx', labels: { 'app.kubernetes.io/name': 'ingress-nginx' }, ports: [{ port: 443, protocol: 'TCP' }], inCrm: false },
+    { id: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' }, ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }], inCrm: false },
+    // Anywhere outside the cluster: SMTP servers, mail senders, and what must stay unreachable.
+    {
+      id: 'internet',
+      ip: '203.0.113.25',
+      ports: [25, 80, 443, 465, 587, 5432, 6379].map((port) => ({ port, protocol: 'TCP' })),
+      inCrm: false,
+    },
+    // Another pod of the cluster that is none of ours.
+    { id: 'other-namespace', namespace: 'default', labels: { 'app.kubernetes.io/name': 'gateway' }, ports: [{ port: 8080, protocol: 'TCP' }], inCrm: false },
+  ];
+}
+
+suite.each(OVERLAYS)('%s overlay: NetworkPolicies', (overlay) => {
+  const docs = () => rendered[overlay];
+
+  test('deny everything by default, in both directions', () => {
+    const deny = ofKind(docs(), 'NetworkPolicy').find((p) => Object.keys(p.spec.podSelector).length === 0 && !p.spec.ingress && !p.spec.egress);
+    expect(deny?.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
+  });
+
+  test('allow exactly the edges of DESIGN.md', () => {
+    const endpoints = endpointsOf(docs());
+    const workloads = endpoints.filter((e) => e.inCrm).map((e) => e.id);
+    expect(workloads).toEqual(expect.arrayContaining([...COMPONENTS, 'otel-collector', ...(overlay === 'dev' ? BACKING : [])]));
+    const allowed = allowedEdges(ofKind(docs(), 'NetworkPolicy'), endpoints).filter(
+      // the base runs no backing service: what reaches one is the dev overlay's to allow
+      (e) => overlay === 'dev' || !BACKING.some((b) => e.startsWith(`${b} -> `)),
+    );
+    const expected = expectedEdges(workloads.filter((w) => overlay === 'dev' || !BACKING.includes(w)));
+    expect({ missing: expected.filter((e) => !allowed.includes(e)), unexpected: allowed.filter((e) => !expected.includes(e)) }).toEqual({
+      missing: [],
+      unexpected: [],
+    });
+  });
+
+  test('the graph check notices a policy that allows too much', () => {
+    const policies = structuredClone(ofKind(docs(), 'NetworkPolicy'));
+    policies.find((p: any) => p.metadata.name === 'people').spec.ingress[0].from.push({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'activities' } } });
+    const allowed = allowedEdges(policies, endpointsOf(docs()));
+    expect(allowed).not.toContain(`activities -> people:${PORTS.people}/TCP`); // activities' own egress still says no
+    policies.push({ spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'activities' } }, policyTypes: ['Egress'], egress: [{}] } });
+    expect(allowedEdges(policies, endpointsOf(docs()))).toContain(`activities -> people:${PORTS.people}/TCP`);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Deploying one service on its own
+// ------------------------------------------------------------------------------------------------
+
+const deployments = (docs: any[]) => Object.fromEntries(ofKind(docs, 'Deployment').map((d) => [d.metadata.name, d]));
+const changed = (before: any[], after: any[]) => {
+  const [a, b] = [deployments(before), deployments(after)];
+  return Object.keys(b).filter((name) => JSON.stringify(a[name]) !== JSON.stringify(b[name])).sort();
+};
+function editKustomization(copy: string, overlay: Overlay, fn: (k: any) => void) {
+  const file = path.join(copy, overlay, 'kustomization.yaml');
+  const Y = require('yaml');
+  const k = Y.parse(fs.readFileSync(file, 'utf8'));
+  fn(k);
+  fs.writeFileSync(file, Y.stringify(k));
+}
+
+suite.each(OVERLAYS)('%s overlay: one service at a time', (overlay) => {
+  test('each component runs its own image, with its own pinned tag', () => {
+    const images = loadYaml(path.join(__dirname, '..', '..', 'infra', 'k8s', overlay, 'kustomization.yaml'))[0].images;
+    expect(images.map((i: any) => i.name).sort()).toEqual(COMPONENTS.map((c) => `crm-${c}`).sort());
+    for (const i of images) expect([i.name, i.newTag ?? i.digest]).toEqual([i.name, expect.stringMatching(overlay === 'base' ? /^\d+\.\d+\.\d+$/ : /^\S+$/)]);
+    for (const c of COMPONENTS) {
+      const d = find(rendered[overlay], 'Deployment', c);
+      for (const container of allContainers(d.spec.template.spec)) expect([c, container.image]).toEqual([c, `crm-${c}:${images.find((i: any) => i.name === `crm-${c}`).newTag}`]);
+    }
+    // every image anywhere is pinned: a tag that is not `latest`, or a digest
+    for (const { workload, spec } of podTemplates(rendered[overlay])) {
+      for (const container of allContainers(spec)) expect([workload.metadata.name, container.image]).toEqual([workload.metadata.name, expect.stringMatching(/^[^:@]+(:(?!latest$)[\w.-]+|@sha256:[0-9a-f]{64})$/)]);
+    }
+  });
+
+  test.each(SERVICES.filter((s) => ['people', 'activities'].includes(s)))('a new image tag for %s changes its Deployment and no other', (service) => {
+    const after = renderEdited(overlay, (copy) =>
+      editKustomization(copy, overlay, (k) => {
+        k.images.find((i: any) => i.name === `crm-${service}`).newTag = '9.9.9-hotfix';
+      }),
+    );
+    expect(changed(rendered[overlay], after)).toEqual([service]);
+    const d = find(after, 'Deployment', service);
+    for (const c of allContainers(d.spec.template.spec)) expect(c.image).toBe(`crm-${service}:9.9.9-hotfix`);
+  });
+
+  test('a changed setting rolls the pods that read it, and only those', () => {
+    const after = renderEdited(overlay, (copy) => {
+      const file = path.join(copy, 'base', 'config.env');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('ACTIVITIES_ADDR=activities:50055', 'ACTIVITIES_ADDR=activities.crm.svc:50055'));
+    });
+    // the ConfigMap's name carries its content's hash, so each pod template that names it changes
+    expect(changed(rendered[overlay], after)).toEqual(['directory', 'flows', 'gateway', 'messaging', 'people', 'activities'].filter((c) => COMPONENTS.includes(c)).sort());
+    const collector = renderEdited(overlay, (copy) => {
+      const file = path.join(copy, 'base', 'otel-collector.config.yaml');
+      fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}\n# changed\n`);
+    });
+    expect(changed(rendered[overlay], collector)).toEqual(['otel-collector']);
+    if (overlay === 'dev') {
+      const secret = renderEdited(overlay, (copy) =>
+        editKustomization(copy, overlay, (k) => {
+          const gen = k.secretGenerator.find((g: any) => g.name === 'crm-people');
+          gen.literals = gen.literals.map((l: string) => (l.startsWith('CURSOR_SECRET=') ? 'CURSOR_SECRET=dev-only-rotated' : l));
+        }),
+      );
+      expect(changed(rendered[overlay], secret)).toEqual(['people']);
+    }
+  });
+});
