@@ -10,6 +10,7 @@ import { type ResourceRouteOptions, registerResourceRoutes } from './routes/reso
 import { rateLimitHeaders } from './limits/rate-limit-headers';
 import type { RateLimiter, RateLimits } from '@crm/kit';
 import { requireScope } from './scopes';
+import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, answerSlowClients, clientTimeoutOptions } from './slow-clients';
 
 /** Both prefixes are served identically (DESIGN.md, Prefixes). */
 export const PREFIXES = ['/v1', '/api/v1'] as const;
@@ -52,6 +53,8 @@ export interface GatewayDeps {
   logger: Logger | false;
   /** Readiness of the backing services, for `/readyz`. */
   ready?: () => Promise<Record<string, boolean>>;
+  /** How long clients have to send a request; default DEFAULT_CLIENT_TIMEOUTS. */
+  clientTimeouts?: ClientTimeouts;
 }
 
 /**
@@ -60,8 +63,9 @@ export interface GatewayDeps {
  * parsing → Idempotency-Key (replay, 409, 422) → validation → service call → envelope.
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const log = deps.logger || createLogger('gateway', 'silent');
   const app: FastifyInstance = Fastify({
-    loggerInstance: (deps.logger || createLogger('gateway', 'silent')) as FastifyBaseLogger,
+    loggerInstance: log as FastifyBaseLogger,
     // One line per request is logged by the onResponse hook below, with the fields we choose.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
@@ -72,7 +76,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${newId()}`;
     },
     return503OnClosing: true,
+    ...clientTimeoutOptions(deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS),
   });
+  answerSlowClients(app, log);
 
   // JSON only: text/plain bodies are refused with 415 instead of being accepted as strings.
   app.removeContentTypeParser('text/plain');

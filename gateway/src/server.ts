@@ -2,6 +2,7 @@ import { DEFAULT_LIMITS, type Logger, type RateLimits, type ServiceClient, creat
 import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import type { ClientTimeouts } from './slow-clients';
 import { CONTEXTS } from './contexts';
 import { checkHealth, connectDirectory, directoryKeyResolver } from './upstream';
 import { type AuthCacheOptions, DEFAULT_AUTH_CACHE, createKeyCache } from './plugins/auth';
@@ -24,6 +25,8 @@ export interface GatewayConfig {
   /** Shared rate-limit state; without it each gateway limits on its own (all-in-one). */
   redisUrl?: string;
   limits?: RateLimits;
+  /** How long clients have to send a request (slow-clients.ts); default DEFAULT_CLIENT_TIMEOUTS. */
+  clientTimeouts?: ClientTimeouts;
   logger: Logger | false;
 }
 
@@ -57,6 +60,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     idempotency: createIdempotencyStore(redis, log),
     rateLimit: { limiter, limits },
     logger: config.logger,
+    clientTimeouts: config.clientTimeouts,
     resolveKey: createKeyCache(directoryKeyResolver(directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE),
     resources: CONTEXTS.flatMap((context) => context.routes(services.get(context.name)!, deadlineMs)),
     ready: async () => {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import {
+  ConfigError,
   type ConfigSchema,
   DEFAULT_PORTS,
   type EventBus,
@@ -35,6 +36,9 @@ const USAGE = `usage:
 
 function startGatewayComponent(settings: Settings, log: Logger | false, serviceAddrs: Record<string, string>) {
   const { directory, ...contexts } = serviceAddrs;
+  if (num(settings, 'HEADERS_TIMEOUT_MS') > num(settings, 'REQUEST_TIMEOUT_MS')) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS: the headers are part of the request');
+  }
   return startGateway({
     host: str(settings, 'HOST'),
     port: num(settings, 'PORT'),
@@ -47,6 +51,11 @@ function startGatewayComponent(settings: Settings, log: Logger | false, serviceA
       keyWindowMs: num(settings, 'RATE_LIMIT_KEY_WINDOW_MS'),
       workspaceLimit: num(settings, 'RATE_LIMIT_WORKSPACE'),
       workspaceWindowMs: num(settings, 'RATE_LIMIT_WORKSPACE_WINDOW_MS'),
+    },
+    clientTimeouts: {
+      headersMs: num(settings, 'HEADERS_TIMEOUT_MS'),
+      requestMs: num(settings, 'REQUEST_TIMEOUT_MS'),
+      keepAliveMs: num(settings, 'KEEP_ALIVE_TIMEOUT_MS'),
     },
     logger: log,
   });
