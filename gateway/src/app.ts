@@ -161,7 +161,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     );
   });
 
-  app.setErrorHandler(async (error, request, reply) => sendError(request, reply, toCrmError(error, request)));
+  app.setErrorHandler(async (error, request, reply) => {
+    // The connection closed while the body was arriving (a slow client cut off, or one that left):
+    // there is no one to answer and nothing failed here.
+    if (request.raw.destroyed && (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      request.log.info({ requestId: request.id }, 'connection closed before the request body arrived');
+      return;
+    }
+    return sendError(request, reply, toCrmError(error, request));
+  });
   app.setNotFoundHandler(async (request, reply) =>
     sendError(request, reply, new CrmError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
   );
