@@ -75,16 +75,26 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${newId()}`;
     },
-    return503OnClosing: true,
+    // While closing, requests are refused by the onRequest hook below, in the envelope.
+    return503OnClosing: false,
     ...clientTimeoutOptions(deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS),
   });
   answerSlowClients(app, log);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
 
   // JSON only: text/plain bodies are refused with 415 instead of being accepted as strings.
   app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      // A request that reaches a closing gateway on a kept-alive connection; Fastify has already
+      // marked the response `Connection: close`, so the retry opens a connection to another instance.
+      throw new CrmError('unavailable', 'this gateway is shutting down; retry the request');
+    }
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
     const principal = await authenticate(request, deps.resolveKey);

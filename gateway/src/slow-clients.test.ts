@@ -125,3 +125,24 @@ test('an idle keep-alive connection is closed after the keep-alive timeout', asy
   // the server is closing.
   expect(outcome.ms).toBeLessThan(TIMEOUTS.keepAliveMs + 1_000 + SLACK_MS);
 });
+
+test('a request on an open connection while the gateway closes is refused 503 in the envelope', async () => {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve) => socket.on('connect', resolve));
+  const next = () => new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(chunk.toString())));
+  socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+  // The first request is in flight when close begins; a second one arrives behind it.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const closing = app.close();
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  let text = await next();
+  while ((text.match(/HTTP\/1\.1 /g) ?? []).length < 2) text += await next();
+  await closing;
+  const [first, second] = text.split(/(?=HTTP\/1\.1 )/);
+  expect(first).toMatch(/^HTTP\/1\.1 200 /);
+  expect(second).toMatch(/^HTTP\/1\.1 503 /);
+  expect(second).toMatch(/\r\nconnection: close\r\n/i);
+  expect(second).toMatch(/\r\nretry-after: 1\r\n/i);
+  expect(JSON.parse(second!.split('\r\n\r\n')[1]!).error.code).toBe('unavailable');
+  socket.destroy();
+});

@@ -61,16 +61,31 @@ function startGatewayComponent(settings: Settings, log: Logger | false, serviceA
   });
 }
 
-/** Stops every started part in reverse order on SIGINT/SIGTERM. */
-function onShutdown(log: Logger, stops: Stop[]): void {
+/** What is left of the shutdown bound after in-flight work: consumers, pools, the bus, telemetry. */
+const SHUTDOWN_RESERVE_MS = 2_000;
+
+/**
+ * On SIGINT/SIGTERM, stops every started part in reverse order: each stops accepting work and lets
+ * what is in flight finish until `timeoutMs` less a reserve, then closes what it holds. The process
+ * exits within `timeoutMs` whatever happens (with code 1 when that bound ran out). A second signal
+ * while stopping exits at once (Node's default).
+ */
+function onShutdown(log: Logger, stops: Stop[], timeoutMs: number): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const started = Date.now();
+    setTimeout(() => {
+      log.error({ signal, timeoutMs }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, timeoutMs);
     log.info({ signal }, 'shutting down');
-    for (const s of [...stops].reverse()) await s().catch((error: unknown) => log.error({ err: error }, 'error while stopping'));
+    const drainUntil = started + timeoutMs - Math.min(SHUTDOWN_RESERVE_MS, timeoutMs / 4);
+    for (const s of [...stops].reverse()) await s(drainUntil).catch((error: unknown) => log.error({ err: error }, 'error while stopping'));
     const { stopTelemetry } = await import('@crm/kit/telemetry');
-    await stopTelemetry();
+    await stopTelemetry(started + timeoutMs - Date.now() - 100);
+    log.info({ signal, ms: Date.now() - started }, 'stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -93,7 +108,7 @@ async function startAllInOne(): Promise<void> {
   const log = createLogger('crm', str(settings, 'LOG_LEVEL'));
   mkdirSync(dataDir(settings), { recursive: true });
   const stops: Stop[] = [];
-  onShutdown(log, stops);
+  onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
   // One bus for every service in the process, unless NATS_URL points at a real one.
   const bus: EventBus = await openBus(settings, log, 'all-in-one');
   stops.push(() => bus.close());
@@ -116,7 +131,7 @@ async function startAllInOne(): Promise<void> {
     addresses[component.name] = started.address;
   }
   const gateway = await startGatewayComponent(settings, log.child({ component: 'gateway' }), addresses);
-  stops.push(() => gateway.close());
+  stops.push((drainUntil) => gateway.close(drainUntil - Date.now()));
 
   const firstKey = await bootstrapDefaultWorkspace(addresses.directory!, dataDir(settings));
   process.stdout.write(`CRM API listening on ${gateway.url} (try ${gateway.url}/v1/contacts)\n`);
@@ -133,10 +148,10 @@ async function startOne(name: string): Promise<void> {
     const settings = readSettings('component', [], { ...GATEWAY, ...addressSettings(COMPONENT_NAMES) });
     const log = createLogger('crm-gateway', str(settings, 'LOG_LEVEL'));
     const stops: Stop[] = [];
-    onShutdown(log, stops);
+    onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
     const addresses = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, str(settings, addressEnv(n))]));
     const gateway = await startGatewayComponent(settings, log, addresses);
-    stops.push(() => gateway.close());
+    stops.push((drainUntil) => gateway.close(drainUntil - Date.now()));
     log.info({ url: gateway.url }, 'gateway listening');
     return;
   }
@@ -148,7 +163,7 @@ async function startOne(name: string): Promise<void> {
   });
   const log = createLogger(`crm-${name}`, str(settings, 'LOG_LEVEL'));
   const stops: Stop[] = [];
-  onShutdown(log, stops);
+  onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
   const bus = await openBus(settings, log, 'component');
   stops.push(() => bus.close());
   const started = await component.start({

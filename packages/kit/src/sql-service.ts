@@ -63,7 +63,8 @@ export interface SqlServiceDefinition<S, P extends Peers = {}, C extends ConfigS
 export interface RunningSqlService<S> {
   readonly server: RunningGrpcServer;
   readonly service: S;
-  stop(): Promise<void>;
+  /** Stops taking calls, lets those in flight finish for up to `graceMs`, then stops the rest. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -111,8 +112,8 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
   return {
     server,
     service,
-    async stop() {
-      await server.shutdown();
+    async stop(graceMs) {
+      await server.shutdown(graceMs);
       await workers.stop();
       for (const consumer of consumers) await consumer.stop();
       stopPruner();

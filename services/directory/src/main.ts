@@ -14,7 +14,8 @@ export interface DirectoryRuntime {
 export interface RunningDirectory {
   readonly server: RunningGrpcServer;
   readonly service: DirectoryService;
-  stop(): Promise<void>;
+  /** Stops taking calls and lets those in flight finish for up to `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Ensures indexes and serves DirectoryService (+ grpc.health.v1). */
@@ -23,5 +24,5 @@ export async function startDirectory(runtime: DirectoryRuntime): Promise<Running
   const service = createDirectoryService({ store: runtime.store, secretsKey: runtime.secretsKey, keyPepper: runtime.keyPepper });
   const server = await startGrpcServer(runtime.grpcAddr, [directoryGrpcBinding(service, runtime.log)]);
   runtime.log.info({ address: server.address }, 'directory service listening');
-  return { server, service, stop: () => server.shutdown() };
+  return { server, service, stop: (graceMs) => server.shutdown(graceMs) };
 }
