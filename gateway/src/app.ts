@@ -10,6 +10,7 @@ import { type ResourceRouteOptions, registerResourceRoutes } from './routes/reso
 import { rateLimitHeaders } from './limits/rate-limit-headers';
 import type { RateLimiter, RateLimits } from '@crm/kit';
 import { requireScope } from './scopes';
+import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, answerSlowClients, clientTimeoutOptions } from './slow-clients';
 
 /** Both prefixes are served identically (DESIGN.md, Prefixes). */
 export const PREFIXES = ['/v1', '/api/v1'] as const;
@@ -54,6 +55,8 @@ export interface GatewayDeps {
   ready?: () => Promise<Record<string, boolean>>;
   /** Public routes beyond the API (tracking and unsubscribe), registered as they are. */
   register?: (app: FastifyInstance) => void;
+  /** How long clients have to send a request; default DEFAULT_CLIENT_TIMEOUTS. */
+  clientTimeouts?: ClientTimeouts;
 }
 
 /**
@@ -62,8 +65,9 @@ export interface GatewayDeps {
  * parsing → Idempotency-Key (replay, 409, 422) → validation → service call → envelope.
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const log = deps.logger || createLogger('gateway', 'silent');
   const app: FastifyInstance = Fastify({
-    loggerInstance: (deps.logger || createLogger('gateway', 'silent')) as FastifyBaseLogger,
+    loggerInstance: log as FastifyBaseLogger,
     // One line per request is logged by the onResponse hook below, with the fields we choose.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
@@ -73,7 +77,14 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${newId()}`;
     },
-    return503OnClosing: true,
+    // While closing, requests are refused by the onRequest hook below, in the envelope.
+    return503OnClosing: false,
+    ...clientTimeoutOptions(deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS),
+  });
+  answerSlowClients(app, log);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
   });
 
   // JSON only: text/plain bodies are refused with 415 instead of being accepted as strings.
@@ -81,6 +92,11 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      // A request that reaches a closing gateway on a kept-alive connection; Fastify has already
+      // marked the response `Connection: close`, so the retry opens a connection to another instance.
+      throw new CrmError('unavailable', 'this gateway is shutting down; retry the request');
+    }
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
     const principal = await authenticate(request, deps.resolveKey);
@@ -157,7 +173,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     );
   });
 
-  app.setErrorHandler(async (error, request, reply) => sendError(request, reply, toCrmError(error, request)));
+  app.setErrorHandler(async (error, request, reply) => {
+    // The connection closed while the body was arriving (a slow client cut off, or one that left):
+    // there is no one to answer and nothing failed here.
+    if (request.raw.destroyed && (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      request.log.info({ requestId: request.id }, 'connection closed before the request body arrived');
+      return;
+    }
+    return sendError(request, reply, toCrmError(error, request));
+  });
   app.setNotFoundHandler(async (request, reply) =>
     sendError(request, reply, new CrmError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
   );

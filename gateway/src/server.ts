@@ -1,7 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import { DEFAULT_LIMITS, type Logger, type RateLimits, type ServiceClient, createLogger, createRateLimiter, createRedis } from '@crm/kit';
 import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import type { ClientTimeouts } from './slow-clients';
 import { CONTEXTS } from './contexts';
 import { connectDirectory, directoryKeyResolver } from './upstream';
 import { gatewayReadiness } from './readiness';
@@ -27,6 +29,8 @@ export interface GatewayConfig {
   /** Shared rate-limit state; without it each gateway limits on its own (all-in-one). */
   redisUrl?: string;
   limits?: RateLimits;
+  /** How long clients have to send a request (slow-clients.ts); default DEFAULT_CLIENT_TIMEOUTS. */
+  clientTimeouts?: ClientTimeouts;
   logger: Logger | false;
 }
 
@@ -38,8 +42,16 @@ export function createIdempotencyStore(redis: Redis | undefined, log: Logger): I
 export interface RunningGateway {
   readonly url: string;
   readonly app: FastifyInstance;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, answers requests that arrive on open ones 503, lets the requests
+   * being handled finish for up to `graceMs`, then closes every connection left (idle ones, and
+   * requests still arriving, which were never accepted) and disconnects from the services.
+   */
+  close(graceMs?: number): Promise<void>;
 }
+
+/** Longer than the upstream deadline, so a request being handled ends with its own answer. */
+const DEFAULT_CLOSE_GRACE_MS = 8_000;
 
 /** Wires the gateway to its services and starts listening; `close()` drains and disconnects. */
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
@@ -61,10 +73,17 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     idempotency: createIdempotencyStore(redis, log),
     rateLimit: { limiter, limits },
     logger: config.logger,
+    clientTimeouts: config.clientTimeouts,
     resolveKey: keyCache,
     resources: CONTEXTS.flatMap((context) => context.routes(services.get(context.name)!, deadlineMs)),
     register: (instance) => registerTrackingRoutes(instance, services.get('messaging') as ServiceClient<MessagingServiceDefinition>, deadlineMs),
     ready: gatewayReadiness({ directory: directory.channel, keyCache, redis }),
+  });
+  // Requests whose response has not ended. Only those received in full are waited for at close.
+  const open = new Set<IncomingMessage>();
+  app.server.on('request', (request: IncomingMessage, response) => {
+    open.add(request);
+    response.once('close', () => open.delete(request));
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
@@ -73,8 +92,16 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     app,
-    async close() {
-      await app.close();
+    async close(graceMs = DEFAULT_CLOSE_GRACE_MS) {
+      const deadline = Date.now() + graceMs;
+      const closed = app.close();
+      // Until the listener is closed (app.close gets there after its hooks), then while a request
+      // received in full is still being answered.
+      while ((app.server.listening || [...open].some((request) => request.complete)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      app.server.closeAllConnections();
+      await closed;
       directory.close();
       for (const client of services.values()) client.close();
       await limiter.close();

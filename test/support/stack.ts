@@ -55,8 +55,11 @@ export interface Stack {
   workspaceWithKey(name: string, scopes: string): Promise<{ workspaceId: string; key: string; keyId: string }>;
   /** A key with these scopes in an existing workspace. */
   createKey(workspaceId: string, scopes: string, env?: string): Promise<{ key: string; id: string }>;
-  /** Stops a component's process (SIGTERM) and starts it again with the same configuration. */
-  restart(name: string, whileStopped?: () => Promise<void>): Promise<void>;
+  /**
+   * Stops a process (SIGTERM; a service or a gateway) and starts it again with the same
+   * configuration, plus `env` when given.
+   */
+  restart(name: string, whileStopped?: () => Promise<void>, env?: NodeJS.ProcessEnv): Promise<void>;
   /** Stops every process, drops this run's schemas and removes the data folder. */
   stop(): Promise<void>;
 }
@@ -93,18 +96,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...(component.database ? { DB_SCHEMA: `${run}_${component.name}` } : {}),
     ...options.componentEnv?.[component.name],
   });
-  const processes: CrmProcess[] = SERVICE_COMPONENTS.map((component) =>
-    startCrm(component.name, ['start', component.name], serviceEnv(component)),
-  );
+  // How each process is started, by its name, so restart() starts it again alike.
+  const launchers = new Map<string, (env?: NodeJS.ProcessEnv) => CrmProcess>();
+  for (const component of SERVICE_COMPONENTS) {
+    launchers.set(component.name, (env) => startCrm(component.name, ['start', component.name], { ...serviceEnv(component), ...env }));
+  }
   const serviceAddrs: NodeJS.ProcessEnv = {};
   for (const [name, address] of Object.entries(addresses)) {
     serviceAddrs[addressEnv(name)] = options.gatewayAddressOf ? await options.gatewayAddressOf(name, address!) : address;
   }
-  gatewayPorts.forEach((port, i) =>
-    processes.push(
-      startCrm(i === 0 ? 'gateway' : `gateway-${i + 1}`, ['start', 'gateway'], { ...common, ...serviceAddrs, ...options.gatewayEnv, PORT: String(port) }),
-    ),
-  );
+  gatewayPorts.forEach((port, i) => {
+    const name = i === 0 ? 'gateway' : `gateway-${i + 1}`;
+    launchers.set(name, (env) =>
+      startCrm(name, ['start', 'gateway'], { ...common, ...serviceAddrs, ...options.gatewayEnv, PORT: String(port), ...env }),
+    );
+  });
+  const processes: CrmProcess[] = [...launchers.values()].map((launch) => launch());
 
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
@@ -147,13 +154,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     baseUrl,
     gatewayUrls,
     schemas: Object.fromEntries(SERVICE_COMPONENTS.filter((c) => c.database).map((c) => [c.name, `${run}_${c.name}`])),
-    async restart(name, whileStopped) {
+    async restart(name, whileStopped, env) {
       const index = processes.findIndex((p) => p.name === name);
-      const component = SERVICE_COMPONENTS.find((c) => c.name === name);
-      if (index < 0 || !component) throw new Error(`no service process ${name}`);
+      const launch = launchers.get(name);
+      if (index < 0 || !launch) throw new Error(`no process ${name}`);
       await processes[index]!.stop();
       await whileStopped?.();
-      processes[index] = startCrm(name, ['start', name], serviceEnv(component));
+      processes[index] = launch(env);
     },
     api: apiClient(baseUrl),
     addresses,

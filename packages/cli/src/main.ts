@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import {
+  ConfigError,
   type ConfigSchema,
   DEFAULT_PORTS,
   type EventBus,
@@ -44,6 +45,9 @@ async function usage(): Promise<string> {
 
 async function startGatewayComponent(settings: Settings, log: Logger | false, serviceAddrs: Record<string, string>) {
   const { directory, ...contexts } = serviceAddrs;
+  if (num(settings, 'HEADERS_TIMEOUT_MS') > num(settings, 'REQUEST_TIMEOUT_MS')) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS: the headers are part of the request');
+  }
   const { startGateway } = await import('@crm/gateway');
   return startGateway({
     host: str(settings, 'HOST'),
@@ -58,20 +62,40 @@ async function startGatewayComponent(settings: Settings, log: Logger | false, se
       workspaceLimit: num(settings, 'RATE_LIMIT_WORKSPACE'),
       workspaceWindowMs: num(settings, 'RATE_LIMIT_WORKSPACE_WINDOW_MS'),
     },
+    clientTimeouts: {
+      headersMs: num(settings, 'HEADERS_TIMEOUT_MS'),
+      requestMs: num(settings, 'REQUEST_TIMEOUT_MS'),
+      keepAliveMs: num(settings, 'KEEP_ALIVE_TIMEOUT_MS'),
+    },
     logger: log,
   });
 }
 
-/** Stops every started part in reverse order on SIGINT/SIGTERM. */
-function onShutdown(log: Logger, stops: Stop[]): void {
+/** What is left of the shutdown bound after in-flight work: consumers, pools, the bus, telemetry. */
+const SHUTDOWN_RESERVE_MS = 2_000;
+
+/**
+ * On SIGINT/SIGTERM, stops every started part in reverse order: each stops accepting work and lets
+ * what is in flight finish until `timeoutMs` less a reserve, then closes what it holds. The process
+ * exits within `timeoutMs` whatever happens (with code 1 when that bound ran out). A second signal
+ * while stopping exits at once (Node's default).
+ */
+function onShutdown(log: Logger, stops: Stop[], timeoutMs: number): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const started = Date.now();
+    setTimeout(() => {
+      log.error({ signal, timeoutMs }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, timeoutMs);
     log.info({ signal }, 'shutting down');
-    for (const s of [...stops].reverse()) await s().catch((error: unknown) => log.error({ err: error }, 'error while stopping'));
+    const drainUntil = started + timeoutMs - Math.min(SHUTDOWN_RESERVE_MS, timeoutMs / 4);
+    for (const s of [...stops].reverse()) await s(drainUntil).catch((error: unknown) => log.error({ err: error }, 'error while stopping'));
     const { stopTelemetry } = await import('@crm/kit/telemetry');
-    await stopTelemetry();
+    await stopTelemetry(started + timeoutMs - Date.now() - 100);
+    log.info({ signal, ms: Date.now() - started }, 'stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -101,7 +125,7 @@ async function startAllInOne(): Promise<void> {
   const log = createLogger('crm', str(settings, 'LOG_LEVEL'));
   mkdirSync(dataDir(settings), { recursive: true });
   const stops: Stop[] = [];
-  onShutdown(log, stops);
+  onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
   // One bus for every service in the process, unless NATS_URL points at a real one.
   const bus: EventBus = await openBus(settings, log, 'all-in-one');
   stops.push(() => bus.close());
@@ -124,7 +148,7 @@ async function startAllInOne(): Promise<void> {
     addresses[component.name] = started.address;
   }
   const gateway = await startGatewayComponent(settings, log.child({ component: 'gateway' }), addresses);
-  stops.push(() => gateway.close());
+  stops.push((drainUntil) => gateway.close(drainUntil - Date.now()));
 
   const firstKey = await bootstrapDefaultWorkspace(addresses.directory!, dataDir(settings));
   process.stdout.write(`CRM API listening on ${gateway.url} (try ${gateway.url}/v1/contacts)\n`);
@@ -141,10 +165,10 @@ async function startOne(name: string): Promise<void> {
     const settings = readSettings('component', [], { ...GATEWAY, ...addressSettings(SERVICE_NAMES) });
     const log = createLogger('crm-gateway', str(settings, 'LOG_LEVEL'));
     const stops: Stop[] = [];
-    onShutdown(log, stops);
+    onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
     const addresses = Object.fromEntries(SERVICE_NAMES.map((n) => [n, str(settings, addressEnv(n))]));
     const gateway = await startGatewayComponent(settings, log, addresses);
-    stops.push(() => gateway.close());
+    stops.push((drainUntil) => gateway.close(drainUntil - Date.now()));
     log.info({ url: gateway.url }, 'gateway listening');
     return;
   }
@@ -156,7 +180,7 @@ async function startOne(name: string): Promise<void> {
   });
   const log = createLogger(`crm-${name}`, str(settings, 'LOG_LEVEL'));
   const stops: Stop[] = [];
-  onShutdown(log, stops);
+  onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
   const bus = await openBus(settings, log, 'component');
   stops.push(() => bus.close());
   const started = await component.start({

@@ -20,4 +20,13 @@ describe('crm start reads its whole configuration before starting anything', () 
     expect(result.stderr).toContain('PEOPLE_ADDR');
     expect(result.stderr).toContain('PORT');
   });
+
+  test('the gateway names malformed client and shutdown limits, and a header limit longer than the request limit', async () => {
+    const malformed = await runCrm(['start', 'gateway'], { HEADERS_TIMEOUT_MS: '10s', KEEP_ALIVE_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '-1' });
+    expect(malformed.code).not.toBe(0);
+    for (const name of ['HEADERS_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS']) expect(malformed.stderr).toContain(name);
+    const inverted = await runCrm(['start', 'gateway'], { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' });
+    expect(inverted.code).not.toBe(0);
+    expect(inverted.stderr).toMatch(/HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/);
+  });
 });

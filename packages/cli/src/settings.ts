@@ -11,6 +11,9 @@ export const COMMON = {
   CRM_DATA_DIR: setting.string('.data'),
   LOG_LEVEL: setting.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   NATS_URL: setting.optionalString(),
+  // From SIGTERM (or SIGINT) to exit, whatever is still running: in-flight work gets this long less
+  // a reserve for closing the rest, then the process exits anyway (main.ts, onShutdown).
+  SHUTDOWN_TIMEOUT_MS: setting.int(10_000, 1_000, 600_000),
 } as const satisfies ConfigSchema;
 
 /**
@@ -48,6 +51,11 @@ export const GATEWAY = {
   HOST: setting.string('127.0.0.1'),
   PORT: setting.port(DEFAULT_PORTS.gateway),
   UPSTREAM_TIMEOUT_MS: setting.int(5_000, 1, 600_000),
+  // Slow clients (gateway/README.md): a request's headers, and the whole request, must arrive
+  // within these; an idle keep-alive connection is closed after the last.
+  HEADERS_TIMEOUT_MS: setting.int(10_000, 1_000, 600_000),
+  REQUEST_TIMEOUT_MS: setting.int(30_000, 1_000, 3_600_000),
+  KEEP_ALIVE_TIMEOUT_MS: setting.int(5_000, 1_000, 600_000),
   REDIS_URL: setting.optionalUrl('redis', 'rediss'),
   RATE_LIMIT_KEY: setting.int(DEFAULT_LIMITS.keyLimit, 1),
   RATE_LIMIT_KEY_WINDOW_MS: setting.int(DEFAULT_LIMITS.keyWindowMs, 1),

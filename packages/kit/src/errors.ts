@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -33,6 +34,8 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorMapping } = {
   forbidden: { grpc: GrpcStatus.PERMISSION_DENIED, http: 403 },
   not_found: { grpc: GrpcStatus.NOT_FOUND, http: 404 },
   method_not_allowed: { grpc: GrpcStatus.UNIMPLEMENTED, http: 405 },
+  // The client did not send its request in time (gateway only: it never travels over gRPC).
+  request_timeout: { grpc: GrpcStatus.DEADLINE_EXCEEDED, http: 408 },
   conflict: { grpc: GrpcStatus.ALREADY_EXISTS, http: 409 },
   payload_too_large: { grpc: GrpcStatus.INVALID_ARGUMENT, http: 413 },
   unsupported_media_type: { grpc: GrpcStatus.INVALID_ARGUMENT, http: 415 },

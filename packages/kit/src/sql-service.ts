@@ -76,7 +76,8 @@ export interface RunningSqlService<S> {
   readonly service: S;
   /** The readiness loop over the database and the bus. */
   readonly health: HealthMonitor;
-  stop(): Promise<void>;
+  /** Stops taking calls, lets those in flight finish for up to `graceMs`, then stops the rest. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -135,9 +136,9 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
     server,
     service,
     health,
-    async stop() {
+    async stop(graceMs) {
       health.stop();
-      await server.shutdown();
+      await server.shutdown(graceMs);
       await workers.stop();
       for (const consumer of consumers) await consumer.stop();
       stopPruner();

@@ -6,6 +6,8 @@
  * Spans are always created, so W3C trace context flows gateway → gRPC → SQL → events. They are
  * exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-specific variable) is set
  * and `OTEL_TRACES_EXPORTER` is not `none`; otherwise they are dropped at the end of the request.
+ * Metrics and logs follow the SDK's own environment rules, but only when they have somewhere to go
+ * (see exportsSignal).
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -17,9 +19,25 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 let sdk: NodeSDK | undefined;
 
+type Signal = 'TRACES' | 'METRICS' | 'LOGS';
+
+/**
+ * Whether a signal is exported: not disabled, and either an OTLP endpoint is configured (general or
+ * for the signal) or a non-OTLP exporter (`console`, `prometheus`) is named for it. Without this
+ * check the SDK's defaults aim metrics and logs at http://localhost:4318 whether a collector is
+ * there or not: a failed export every minute, and at shutdown a last export retried for seconds
+ * (7.7 s of the gateway's SIGTERM-to-exit, measured).
+ */
+export function exportsSignal(signal: Signal, env: NodeJS.ProcessEnv = process.env): boolean {
+  const exporters = (env[`OTEL_${signal}_EXPORTER`] ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  if (env.OTEL_SDK_DISABLED === 'true' || exporters.includes('none')) return false;
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT || env[`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`]) return true;
+  return signal !== 'TRACES' && exporters.some((name) => name !== 'otlp');
+}
+
+/** Spans go out over OTLP only (the one exporter built below), so they need an endpoint. */
 export function exportsTraces(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.OTEL_TRACES_EXPORTER === 'none' || env.OTEL_SDK_DISABLED === 'true') return false;
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  return exportsSignal('TRACES', env);
 }
 
 export function startTelemetry(serviceName: string): void {
@@ -28,6 +46,9 @@ export function startTelemetry(serviceName: string): void {
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME || serviceName }),
     spanProcessors: processors,
+    // Absent, the SDK builds these from the environment; an empty list builds nothing.
+    ...(exportsSignal('METRICS') ? {} : { metricReaders: [] }),
+    ...(exportsSignal('LOGS') ? {} : { logRecordProcessors: [] }),
     instrumentations: [
       new HttpInstrumentation({
         // Health probes would otherwise flood every trace backend.
@@ -39,9 +60,19 @@ export function startTelemetry(serviceName: string): void {
   sdk.start();
 }
 
-/** Flushes pending spans; called on shutdown. */
-export async function stopTelemetry(): Promise<void> {
+/**
+ * Flushes pending telemetry; called on shutdown. Gives up after `timeoutMs`: a collector that does
+ * not answer must not hold the process (what was not sent by then is lost, as on a crash).
+ */
+export async function stopTelemetry(timeoutMs = 5_000): Promise<void> {
   const running = sdk;
   sdk = undefined;
-  await running?.shutdown().catch(() => undefined);
+  if (!running) return;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, timeoutMs));
+    timer.unref();
+  });
+  await Promise.race([running.shutdown().catch(() => undefined), expired]);
+  clearTimeout(timer);
 }

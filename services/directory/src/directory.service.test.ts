@@ -276,7 +276,7 @@ describe('directory service', () => {
       workspaceId = (await directory.createWorkspace({ name: 'Acme' })).id;
     });
 
-    const smtp = () => ({ workspace_id: workspaceId, type: 'smtp', name: 'Outbound mail', secret: ' s3cr3t-p4ss ' });
+    const smtp = () => ({ workspace_id: workspaceId, type: 'smtp', name: 'Outbound mail', secret: ' s3cr3t-p4ss ', config: { host: 'smtp.acme.test' } });
 
     it('creates a connected, enabled integration whose record carries no secret', async () => {
       const integration = await directory.createIntegration(smtp());
@@ -287,6 +287,7 @@ describe('directory service', () => {
         name: 'Outbound mail',
         status: 'connected',
         enabled: true,
+        config: { host: 'smtp.acme.test' },
         svc_uid: null,
         created_at: '2026-05-15T10:00:00.000Z',
         updated_at: '2026-05-15T10:00:00.000Z',
@@ -361,7 +362,7 @@ describe('directory service over a persisted embedded store', () => {
       const before = createDirectoryService({ store: first, secretsKey, keyPepper: 'p' });
       const ws = await before.createWorkspace({ name: 'Acme' });
       const { key, id: keyId } = await before.createApiKey({ workspace_id: ws.id, scopes: ['contacts:*'] });
-      const integration = await before.createIntegration({ workspace_id: ws.id, type: 'smtp', name: 'Mail', secret: 'pw' });
+      const integration = await before.createIntegration({ workspace_id: ws.id, type: 'smtp', name: 'Mail', secret: 'pw', config: { host: 'smtp.acme.test' } });
       await first.close();
 
       const second = await createEmbeddedStore({ dataDir });

@@ -18,7 +18,8 @@ export interface RunningDirectory {
   readonly server: RunningGrpcServer;
   readonly service: DirectoryService;
   readonly health: HealthMonitor;
-  stop(): Promise<void>;
+  /** Stops taking calls and lets those in flight finish for up to `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -39,9 +40,9 @@ export async function startDirectory(runtime: DirectoryRuntime): Promise<Running
     server,
     service,
     health,
-    stop: async () => {
+    stop: async (graceMs) => {
       health.stop();
-      await server.shutdown();
+      await server.shutdown(graceMs);
     },
   };
 }

@@ -10,7 +10,11 @@ import {
 import { loadSecret, openSql } from '../runtime';
 import { type RunMode, type Settings, sqlSettings } from '../settings';
 
-export type Stop = () => Promise<void>;
+/**
+ * Stops a started part: it stops taking work, lets what is in flight run until `drainUntil` (epoch
+ * ms), then cuts it short and releases what it holds.
+ */
+export type Stop = (drainUntil: number) => Promise<void>;
 
 export interface ComponentContext {
   log: Logger;
@@ -56,8 +60,8 @@ export function sqlComponent<S, P extends Peers, C extends ConfigSchema>(definit
         const running = await startSqlService(definition, { db, bus, cursorSecret, grpcAddr, log, config, peerAddress, migrations });
         return {
           address: running.server.address,
-          stop: async () => {
-            await running.stop();
+          stop: async (drainUntil) => {
+            await running.stop(drainUntil - Date.now());
             await db.close();
           },
         };

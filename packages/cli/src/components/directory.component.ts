@@ -15,8 +15,8 @@ export const directoryComponent: ServiceComponent = {
     const running = await startDirectory({ store, secretsKey, keyPepper, grpcAddr, log });
     return {
       address: running.server.address,
-      stop: async () => {
-        await running.stop();
+      stop: async (drainUntil) => {
+        await running.stop(drainUntil - Date.now());
         await store.close();
       },
     };
