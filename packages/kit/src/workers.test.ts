@@ -1,5 +1,5 @@
 import { createLogger } from './logger';
-import { type Clock, type Worker, superviseWorkers } from './workers';
+import { type Clock, type Worker, createWaker, superviseWorkers, systemClock } from './workers';
 
 const log = createLogger('test', 'silent');
 
@@ -44,5 +44,47 @@ describe('supervised workers', () => {
     const workers = superviseWorkers([worker('a'), worker('b')], log, instantClock());
     await workers.stop();
     expect(finished.sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('a waker', () => {
+  test('ends an idle wait when woken, and makes the next wait return at once when woken between waits', async () => {
+    const waker = createWaker(systemClock);
+    const never = new AbortController().signal;
+    const started = Date.now();
+    const waiting = waker.idle(10_000, never);
+    waker.wake();
+    await waiting;
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    waker.wake();
+    expect(waker.pending).toBe(true);
+    const again = Date.now();
+    await waker.idle(10_000, never);
+    expect(Date.now() - again).toBeLessThan(5_000);
+    expect(waker.pending).toBe(false);
+  });
+
+  test('waits its full time when nobody wakes it, and stops at once when the worker is stopped', async () => {
+    const slept: number[] = [];
+    const clock: Clock = { now: () => new Date(), sleep: (ms, signal) => new Promise((resolve) => {
+      slept.push(ms);
+      const timer = setTimeout(resolve, 30);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }) };
+    const waker = createWaker(clock);
+    await waker.idle(1_234, new AbortController().signal);
+    expect(slept).toEqual([1_234]);
+    const stopping = new AbortController();
+    const waiting = waker.idle(60_000, stopping.signal);
+    stopping.abort();
+    await waiting;
+    const stopped = new AbortController();
+    stopped.abort();
+    await waker.idle(60_000, stopped.signal);
+    expect(slept).toEqual([1_234, 60_000]);
   });
 });

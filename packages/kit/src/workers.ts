@@ -57,3 +57,46 @@ export function superviseWorkers(workers: readonly Worker[], log: Logger, clock:
     },
   };
 }
+
+/**
+ * How a worker sleeps between rounds yet starts at once when told there is new work: `wake()`
+ * ends the current `idle()`, or makes the next one return at once when none is running.
+ */
+export interface Waker {
+  wake(): void;
+  /** Waits up to `ms` on `clock`, or until woken or `signal` aborts. */
+  idle(ms: number, signal: AbortSignal): Promise<void>;
+  /** Whether a wake came since the last `idle()` began (the round may have missed its work). */
+  readonly pending: boolean;
+}
+
+export function createWaker(clock: Clock = systemClock): Waker {
+  let wakeUp: (() => void) | undefined;
+  let pending = false;
+  return {
+    get pending() {
+      return pending;
+    },
+    wake() {
+      if (wakeUp) wakeUp();
+      else pending = true;
+    },
+    async idle(ms, signal) {
+      if (pending || signal.aborted) {
+        pending = false;
+        return;
+      }
+      const waking = new AbortController();
+      const stop = () => waking.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      wakeUp = stop;
+      try {
+        await clock.sleep(ms, waking.signal);
+      } finally {
+        signal.removeEventListener('abort', stop);
+        wakeUp = undefined;
+        pending = false;
+      }
+    },
+  };
+}

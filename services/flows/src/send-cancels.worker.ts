@@ -1,4 +1,4 @@
-import { type Clock, CrmError, type Logger, type ServiceClient, type SqlClient, type Worker, backoffMs } from '@crm/kit';
+import { type Clock, CrmError, type Logger, type ServiceClient, type SqlClient, type Worker, backoffMs, createWaker } from '@crm/kit';
 import type { MessagingServiceDefinition } from '@crm/proto';
 
 /**
@@ -25,9 +25,7 @@ export function createSendCancelsWorker(options: {
   pollMs: number;
 }): SendCancelsWorker {
   const { db, messaging, clock, log } = options;
-  let wakeUp: (() => void) | undefined;
-  let pendingWake = false;
-  let failures = 0;
+  const waker = createWaker(clock);
 
   async function drain(): Promise<number> {
     const { rows } = await db.query<{ workspace_id: string; sent_email_id: string; reason: string }>(
@@ -62,35 +60,25 @@ export function createSendCancelsWorker(options: {
   return {
     name: 'flow-send-cancels',
     drain,
-    wake() {
-      pendingWake = true;
-      wakeUp?.();
-    },
+    wake: () => waker.wake(),
     async run(signal) {
+      let failures = 0;
       while (!signal.aborted) {
-        pendingWake = false;
         let settled = 0;
-        let wait = options.pollMs;
         try {
           settled = await drain();
           failures = 0;
         } catch (error) {
           failures++;
-          wait = backoffMs(failures, 500, 30_000);
           if (failures === 1 || failures % 20 === 0) log.warn({ err: error, failures }, 'send cancels: messaging did not answer; retrying');
         }
         if (signal.aborted) break;
-        if (settled >= BATCH || (pendingWake && failures === 0)) continue;
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            wakeUp = undefined;
-            signal.removeEventListener('abort', done);
-            resolve();
-          };
-          wakeUp = failures ? undefined : done;
-          signal.addEventListener('abort', done, { once: true });
-          void clock.sleep(wait, signal).then(done);
-        });
+        if (failures) {
+          // Backing off from messaging: a new exit does not shorten the wait.
+          await clock.sleep(backoffMs(failures, 500, 30_000), signal);
+        } else if (settled < BATCH) {
+          await waker.idle(options.pollMs, signal);
+        }
       }
     },
   };

@@ -1,4 +1,4 @@
-import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, type Worker, writeOutbox } from '@crm/kit';
+import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, type Worker, createWaker, writeOutbox } from '@crm/kit';
 import { STATE_COLUMNS, type StateRow, stateOf, writeResults } from '../enrollment-records';
 import { type FlowCache, flowKey } from './runnable-flow';
 import { type StepEffects, type StepResult, runDueSteps } from './step';
@@ -58,8 +58,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
   const { db, clock, log } = options;
   const concurrency = options.concurrency ?? 16;
-  let wakeUp: (() => void) | undefined;
-  let pendingWake = false;
+  const waker = createWaker(clock);
 
   async function round(): Promise<number> {
     const now = clock.now();
@@ -116,29 +115,13 @@ export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
   return {
     name: 'flow-engine',
     round,
-    wake() {
-      pendingWake = true;
-      wakeUp?.();
-    },
+    wake: () => waker.wake(),
     async run(signal) {
       while (!signal.aborted) {
-        pendingWake = false;
-        const worked = await round();
+        // A round that found work looks again at once: more may be due, or due by now.
+        if ((await round()) > 0) continue;
         if (signal.aborted) break;
-        if (worked >= options.batchSize || pendingWake) continue;
-        const idle = worked > 0 ? 0 : await nextDueInMs();
-        if (idle <= 0 && worked > 0) continue;
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            wakeUp = undefined;
-            signal.removeEventListener('abort', done);
-            resolve();
-          };
-          wakeUp = done;
-          signal.addEventListener('abort', done, { once: true });
-          if (pendingWake) done();
-          else void clock.sleep(Math.max(idle, MIN_IDLE_MS), signal).then(done);
-        });
+        await waker.idle(Math.max(await nextDueInMs(), MIN_IDLE_MS), signal);
       }
     },
   };

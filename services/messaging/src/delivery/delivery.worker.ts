@@ -7,6 +7,7 @@ import {
   type SqlQueryable,
   type Worker,
   backoffMs,
+  createWaker,
   newId,
   writeOutbox,
 } from '@crm/kit';
@@ -88,8 +89,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const maxAttempts = options.maxAttempts ?? 6;
   const retryBaseMs = options.retryBaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 1_000;
-  let wakeUp: (() => void) | undefined;
-  let pendingWake = false;
+  const waker = createWaker(clock);
 
   /** Commits work and its events together, and wakes the relay. */
   async function commit(work: (tx: SqlQueryable) => Promise<CrmEvent[]>): Promise<void> {
@@ -261,32 +261,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     await commit((tx) => markSent(tx, send, transport.provider, clock.now()));
   }
 
-  async function idle(signal: AbortSignal): Promise<void> {
-    if (pendingWake) {
-      pendingWake = false;
-      return;
-    }
-    const waking = new AbortController();
-    const stop = () => waking.abort();
-    signal.addEventListener('abort', stop, { once: true });
-    wakeUp = stop;
-    await clock.sleep(pollMs, waking.signal);
-    signal.removeEventListener('abort', stop);
-    wakeUp = undefined;
-  }
-
   return {
     name: 'delivery',
-    wake() {
-      if (wakeUp) wakeUp();
-      else pendingWake = true;
-    },
+    wake: () => waker.wake(),
     async run(signal) {
       while (!signal.aborted) {
         const token = newId();
         const claimed = await claim(token, concurrency);
         if (!claimed.length) {
-          await idle(signal);
+          await waker.idle(pollMs, signal);
           continue;
         }
         let next = 0;
