@@ -189,7 +189,13 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
   describe('the engine', () => {
     test('email → wait → task → email: sends, waits, creates the task and waits for it, then sends the follow-up in the same thread', async () => {
       const flow = await createFlow(
-        [email('hello'), wait('pause', 1), { key: 'call', type: 'call', config: { title: 'Call {{ first_name }}', priority: 500 } }, email('again', 'Still there?')],
+        [
+          email('hello'),
+          wait('pause', 1),
+          { key: 'call', type: 'call', config: { title: 'Call {{ first_name }}', priority: 500 } },
+          // No subject: a reply in the thread of the first email.
+          { key: 'again', type: 'email', config: { body: '<p>Still there, {{ first_name }}?</p>' } },
+        ],
         line({ key: 'hello' }, { key: 'pause' }, { key: 'call' }, { key: 'again' }),
         { owner_id: h.userId },
       );
@@ -214,7 +220,7 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
 
       const sends = await sendsOf(e.id);
       expect(sends).toHaveLength(2);
-      expect(sends.map((s) => s.subject)).toEqual(['Hello Ada', 'Still there?']);
+      expect(sends.map((s) => s.subject)).toEqual(['Hello Ada', 'Hello Ada']);
       expect(sends[1]).toMatchObject({ owner_id: h.userId, flow_id: flow.id });
       expect((await steps(e.id)).map((s) => [s.node_key, s.outcome])).toEqual([
         ['hello', 'email_queued'],
@@ -228,7 +234,7 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
         const delivered = sink.received.filter((m) => m.to.includes('walk@example.com'));
         expect(delivered).toHaveLength(2);
         expect(delivered[1]!.raw.toString()).toContain(`In-Reply-To: ${sends[0]!.message_id}`);
-        expect(delivered[1]!.subject).toBe('Re: Still there?');
+        expect(delivered[1]!.subject).toBe('Re: Hello Ada');
       });
       const analytics = await flowsOf().analytics(h.workspaceId, String(flow.id));
       expect(analytics).toMatchObject({ enrollments: { completed: 1 }, exits: {} });

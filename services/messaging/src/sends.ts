@@ -87,14 +87,15 @@ async function suppressionOf(q: SqlQueryable, workspaceId: string, email: string
 }
 
 /** The Message-IDs of an earlier send's thread, ending with its own: this send answers it. */
-async function threadOf(q: SqlQueryable, workspaceId: string, sentEmailId: string): Promise<string[]> {
-  const { rows } = await q.query<{ message_id: string; thread: string[] }>(
-    `SELECT s.message_id, d.thread FROM sent_emails s JOIN deliveries d ON d.workspace_id = s.workspace_id AND d.sent_email_id = s.id
+/** The thread a follow-up joins: the earlier messages' ids, oldest first, and the thread's subject. */
+async function threadOf(q: SqlQueryable, workspaceId: string, sentEmailId: string): Promise<{ messageIds: string[]; subject: string }> {
+  const { rows } = await q.query<{ message_id: string; thread: string[]; subject: string }>(
+    `SELECT s.message_id, s.subject, d.thread FROM sent_emails s JOIN deliveries d ON d.workspace_id = s.workspace_id AND d.sent_email_id = s.id
       WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid`,
     [workspaceId, sentEmailId],
   );
   if (!rows[0]) throw field('reply_to_sent_email_id', 'no sent email with this id in the workspace');
-  return [...rows[0].thread, rows[0].message_id].slice(-20);
+  return { messageIds: [...rows[0].thread, rows[0].message_id].slice(-20), subject: rows[0].subject.replace(/^(\s*re\s*:\s*)+/i, '') };
 }
 
 export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
@@ -128,13 +129,16 @@ export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
       const given = values.fields;
       const contactId = given.contact_id as string;
       const templateId = (given.template_id as string | null | undefined) ?? undefined;
-      if (!templateId && (typeof given.subject !== 'string' || typeof given.body !== 'string')) {
+      // A follow-up in a thread may leave its subject out: it takes the thread's.
+      const subjectOptional = Boolean(options.replyToSentEmailId);
+      if (!templateId && ((typeof given.subject !== 'string' && !subjectOptional) || typeof given.body !== 'string')) {
         throw CrmError.validation(
           ['subject', 'body']
-            .filter((name) => typeof given[name] !== 'string')
+            .filter((name) => typeof given[name] !== 'string' && !(name === 'subject' && subjectOptional))
             .map((name) => ({ field: name, message: 'is required unless template_id is given' })),
         );
       }
+      const thread = options.replyToSentEmailId ? await threadOf(deps.db, ctx.workspaceId, options.replyToSentEmailId) : undefined;
 
       const contact = await loadContact(people, ctx.workspaceId, contactId);
       const toEmail = typeof contact.email === 'string' ? contact.email : undefined;
@@ -148,7 +152,8 @@ export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
       const sender = await senders.sender(ctx.workspaceId, ownerId);
       const rendered = await render(
         {
-          subject: (given.subject as string | undefined) ?? (template!.subject as string),
+          // The thread's subject is already rendered: it is not a template again.
+          subject: (given.subject as string | undefined) ?? (template ? (template.subject as string) : ''),
           body: (given.body as string | undefined) ?? (template!.body as string),
           body_text: (given.body_text as string | null | undefined) ?? (template?.body_text as string | null | undefined) ?? null,
         },
@@ -157,7 +162,6 @@ export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
       const hasText = (given.body_text ?? template?.body_text ?? null) !== null;
 
       const id = newId();
-      const thread = options.replyToSentEmailId ? await threadOf(deps.db, ctx.workspaceId, options.replyToSentEmailId) : [];
       let reservation;
       try {
         reservation = await quota.reserve(ctx.workspaceId, id);
@@ -175,7 +179,7 @@ export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
       }
       const system: Record<string, FieldValue> = {
         status: 'queued',
-        subject: rendered.subject,
+        subject: !template && typeof given.subject !== 'string' && thread ? thread.subject : rendered.subject,
         body: rendered.html,
         body_text: hasText ? rendered.text : null,
         to_email: toEmail,
@@ -194,7 +198,7 @@ export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
             await tx.query(
               `INSERT INTO deliveries (workspace_id, sent_email_id, next_attempt_at, thread, verp)
                VALUES ($1::uuid, $2::uuid, now(), $3::text[], $4::boolean)`,
-              [ctx.workspaceId, id, thread, sender.verp],
+              [ctx.workspaceId, id, thread?.messageIds ?? [], sender.verp],
             );
           },
         });

@@ -42,7 +42,12 @@ export function createStepEffects(peers: StepPeers): (tx: SqlQueryable) => StepE
             ...(ownerId ? { owner_id: ownerId } : {}),
             ...(isTemplateEmail(config)
               ? { template_id: config.template_id }
-              : { subject: config.subject, body: config.body, ...(config.body_text ? { body_text: config.body_text } : {}) }),
+              : {
+                  // No subject: a reply in the thread, under the previous email's subject.
+                  ...(config.subject !== undefined ? { subject: config.subject } : {}),
+                  body: config.body,
+                  ...(config.body_text ? { body_text: config.body_text } : {}),
+                }),
             flow_id: enrollment.flowId,
             flow_node_id: nodeId,
             flow_enrollment_id: enrollment.id,

@@ -309,6 +309,34 @@ describe('parseFlowGraph: the graph rules', () => {
     expect(parseFlowGraphSync(nodes, edges).entry).toBe('vip');
   });
 
+  test('an email without a subject replies in the thread, so an email must come before it on every path', () => {
+    const reply = (key: string): RawNode => ({ key, type: 'email', config: { body: '<p>Any thoughts?</p>' } });
+    // After an email on the only path: accepted, and the config keeps no subject.
+    const ok = parseFlowGraphSync([email('first'), wait('w'), reply('bump')], [{ from: 'first', to: 'w' }, { from: 'w', to: 'bump' }]);
+    expect(ok.nodes[2]!.config).toEqual({ body: '<p>Any thoughts?</p>' });
+    // At the entry: nothing to reply to.
+    expect(issuesOf([reply('bump'), wait('w')], [{ from: 'bump', to: 'w' }])).toEqual([
+      {
+        field: 'nodes[0].config.subject',
+        message: "node 'bump': is required here: without a subject the email replies in the thread of the enrollment's previous email, but the path bump has none before it",
+      },
+    ]);
+    // Behind a branch whose false path has no email.
+    const nodes = [branch('vip', { field: 'priority', op: 'gte', value: 500 }, null), email('pitch'), wait('hold'), reply('bump')];
+    const edges = [
+      { from: 'vip', to: 'pitch', when: true },
+      { from: 'vip', to: 'hold', when: false },
+      { from: 'pitch', to: 'bump' },
+      { from: 'hold', to: 'bump' },
+    ];
+    expect(issuesOf(nodes, edges)).toEqual([
+      {
+        field: 'nodes[3].config.subject',
+        message: "node 'bump': is required here: without a subject the email replies in the thread of the enrollment's previous email, but the path vip -> hold -> bump has none before it",
+      },
+    ]);
+  });
+
   test('every problem is reported at once', () => {
     const issues = issuesOf([email('a', { subject: '' }), wait('b', 0), end('c')], [{ from: 'a', to: 'b' }, { from: 'b', to: 'zz' }]);
     expect(issues.map((i) => i.field)).toEqual(['nodes[0].config.subject', 'nodes[1].config.duration_seconds', 'edges[1].to', 'nodes[2]']);

@@ -334,13 +334,15 @@ function checkOutgoing(slot: NodeSlot, name: string, out: EdgeSlot[], issues: Fi
   }
 }
 
-/** Entry, cycles, reachability and the email-before-branch rule, over edges whose ends resolve. */
+/** Entry, cycles, reachability and the email-before rules (branches, replies), over edges whose ends resolve. */
 function checkShape(slots: NodeSlot[], edges: ResolvedEdge[], issues: FieldIssue[]): void {
   const n = slots.length;
   const succ: { index: number; to: number }[][] = Array.from({ length: n }, () => []);
+  const pred: number[][] = Array.from({ length: n }, () => []);
   const indegree = new Array<number>(n).fill(0);
   for (const e of edges) {
     succ[e.from]!.push({ index: e.index, to: e.to });
+    pred[e.to]!.push(e.from);
     indegree[e.to]! += 1;
   }
   const name = (i: number) => who(slots[i], i);
@@ -420,6 +422,20 @@ function checkShape(slots: NodeSlot[], edges: ResolvedEdge[], issues: FieldIssue
         open.push(e.to);
       }
     }
+  }
+  // An email without a subject replies in the thread of the enrollment's previous email: the same
+  // rule. It is first on some path when it is the entry or a node reached without an email precedes it.
+  for (const slot of slots) {
+    const node = slot.node;
+    if (node?.type !== 'email' || isTemplateEmail(node.config) || node.config.subject !== undefined) continue;
+    const before = slot.index === entry ? undefined : pred[slot.index]!.find((u) => parent.has(u));
+    if (slot.index !== entry && before === undefined) continue;
+    const path: string[] = [key(slot.index)];
+    for (let at: number | undefined = before; at !== undefined; at = parent.get(at)) path.unshift(key(at));
+    issues.push({
+      field: `nodes[${slot.index}].config.subject`,
+      message: `${name(slot.index)}: is required here: without a subject the email replies in the thread of the enrollment's previous email, but the path ${path.join(' -> ')} has none before it`,
+    });
   }
   for (const slot of slots) {
     const node = slot.node;

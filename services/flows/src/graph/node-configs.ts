@@ -44,9 +44,13 @@ export const CONFIG_LIMITS = {
 // ---------------------------------------------------------------------------------------------
 // Parsed configs
 
-/** An email written in the node: Liquid subject and HTML body, optional text part. */
+/**
+ * An email written in the node: Liquid subject and HTML body, optional text part. Without a
+ * subject it is a reply in the enrollment's thread: `Re: ` and the subject of its previous email
+ * (only where an email comes before it on every path; the graph checks that).
+ */
 export interface InlineEmailConfig {
-  subject: string;
+  subject?: string;
   body: string;
   /** Overrides the text part otherwise derived from `body`. */
   body_text?: string;
@@ -288,10 +292,12 @@ function parseEmail(r: Reader): EmailConfig {
     return { template_id: id.toLowerCase() };
   }
   const required = 'is required (or give template_id instead of subject and body)';
-  const subject = text(r, 'subject', { max: CONFIG_LIMITS.subjectMaxLength, nonBlank: true, singleLine: true }, required);
+  // A subject left out makes the email a reply in the thread (checked against the graph's paths).
+  const subject = text(r, 'subject', { max: CONFIG_LIMITS.subjectMaxLength, nonBlank: true, singleLine: true }, false);
   const body = text(r, 'body', { max: CONFIG_LIMITS.bodyMaxLength, nonBlank: true }, required);
   const bodyText = text(r, 'body_text', { max: CONFIG_LIMITS.bodyTextMaxLength, nonBlank: true }, false);
-  const config: InlineEmailConfig = { subject: subject ?? '', body: body ?? '' };
+  const config: InlineEmailConfig = { body: body ?? '' };
+  if (subject !== undefined) config.subject = subject;
   if (bodyText !== undefined) config.body_text = bodyText;
   return config;
 }
