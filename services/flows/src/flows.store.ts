@@ -77,7 +77,8 @@ export function createFlowsStore(deps: FlowsStoreDeps): ResourceStore {
   const hooks = (workspaceId: string) => ({
     validateTemplate: async (field: 'subject' | 'body' | 'body_text', source: string) => {
       const { issues } = await messaging.call('ValidateTemplate', { [field]: source, ...(field === 'subject' ? { body: '' } : {}) });
-      return issues.find((i) => i.field === field)?.message ?? issues[0]?.message ?? null;
+      // Only this field's verdict: the other fields of the call are blanks.
+      return issues.find((i) => i.field === field)?.message ?? null;
     },
     templateExists: async (templateId: string) => {
       try {
