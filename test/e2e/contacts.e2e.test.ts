@@ -59,10 +59,10 @@ describe('crm admin', () => {
     expect(Object.keys(key).sort()).toEqual(['id', 'key', 'scopes', 'workspace_id']);
     expect(key.key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
     const integration = await runCrmJson(
-      ['admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'smtp', '--name', 'Mail', '--secret', 'hunter2-very-secret'],
+      ['admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'smtp', '--name', 'Mail', '--secret', 'hunter2-very-secret', '--config', '{"host":"smtp.acme.test"}'],
       adminEnv,
     );
-    expect(integration).toMatchObject({ workspace_id: workspaceId, type: 'smtp', name: 'Mail' });
+    expect(integration).toMatchObject({ workspace_id: workspaceId, type: 'smtp', name: 'Mail', config: { host: 'smtp.acme.test' } });
     expect(JSON.stringify(integration)).not.toContain('hunter2');
   });
 
