@@ -1,4 +1,4 @@
-import { CrmError, type Logger, createLogger, newId } from '@crm/kit';
+import { CrmError, type Logger, createLogger, findJsonProblem, newId } from '@crm/kit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { renderDocsPage } from './docs-page';
 import { sendError, toCrmError } from './errors';
@@ -111,6 +111,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       }
     }
     requireScope(principal, scope);
+  });
+
+  // What no store can keep as sent (a NUL, an unpaired surrogate, an inexact number, nesting past
+  // JSON_LIMITS.maxDepth) is refused for every route at once, before a key is claimed or a service
+  // called (gateway/README.md, "Input limits").
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) return;
+    const problem = findJsonProblem(request.body);
+    if (problem) throw CrmError.validation([problem]);
   });
 
   // Idempotency-Key on writes: answered here when the key was seen, claimed otherwise.

@@ -18,6 +18,14 @@ type Schema = Record<string, unknown>;
 
 export const API_VERSION = '2.0.0';
 
+/** What every store can hold (kit's parseDateTime): RFC 3339 with an offset, years 0001–9999 in UTC. */
+const DATE_TIME: Schema = {
+  type: 'string',
+  format: 'date-time',
+  maxLength: 35,
+  description: 'RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.',
+};
+
 function fieldSchema(field: FieldSpec): Schema {
   const base: Schema = (() => {
     switch (field.type) {
@@ -36,7 +44,7 @@ function fieldSchema(field: FieldSpec): Schema {
       case 'boolean':
         return { type: 'boolean' };
       case 'datetime':
-        return { type: 'string', format: 'date-time' };
+        return { ...DATE_TIME };
       case 'enum':
         return { type: 'string', enum: [...field.values!] };
       case 'json':
@@ -136,9 +144,9 @@ function listParameters(spec: ResourceSpec): Schema[] {
       description: `Comma-separated keys, '-' for descending. Keys: ${keys.join(', ')}. Default: -${spec.timeField}.`,
       schema: { type: 'string', pattern: `^-?(${keys.join('|')})(,-?(${keys.join('|')}))*$` },
     },
-    { name: 'since', in: 'query', description: `Lower bound (inclusive) on ${spec.timeField}.`, schema: { type: 'string', format: 'date-time' } },
-    { name: 'until', in: 'query', description: `Upper bound (exclusive) on ${spec.timeField}.`, schema: { type: 'string', format: 'date-time' } },
-    { name: 'updated_since', in: 'query', description: 'Only rows with updated_at strictly after this.', schema: { type: 'string', format: 'date-time' } },
+    { name: 'since', in: 'query', description: `Lower bound (inclusive) on ${spec.timeField}.`, schema: DATE_TIME },
+    { name: 'until', in: 'query', description: `Upper bound (exclusive) on ${spec.timeField}.`, schema: DATE_TIME },
+    { name: 'updated_since', in: 'query', description: 'Only rows with updated_at strictly after this.', schema: DATE_TIME },
   ];
   if (q.length) {
     params.push({ name: 'q', in: 'query', description: `Case-insensitive substring search over ${q.join(', ')}.`, schema: { type: 'string', minLength: 1, maxLength: 200 } });

@@ -199,7 +199,7 @@ describe('tasks over HTTP', () => {
       expect.arrayContaining([
         { field: 'title', message: 'is required' },
         { field: 'priority', message: 'must be an integer' },
-        { field: 'due_at', message: 'must be an RFC 3339 date-time with offset' },
+        { field: 'due_at', message: 'must be an RFC 3339 date-time with offset, between years 0001 and 9999 in UTC' },
         { field: 'status', message: 'must be one of open, completed' },
       ]),
     );
@@ -272,12 +272,15 @@ describe('call logs over HTTP', () => {
     expectError(await api('GET', '/v1/call_logs?outcome=hung_up', { key: keys.full }), 400, 'invalid_request');
   });
 
-  test('timestamps and duration must agree; status is required', async () => {
+  test('duration is talk time within the call\'s span; status is required', async () => {
     const times = { status: 'completed', started_at: '2026-05-15T10:00:00Z', ended_at: '2026-05-15T10:00:30Z' };
     const disagree = await api('POST', '/v1/call_logs', { key: keys.full, body: { ...times, duration_seconds: 45 } });
     expectError(disagree, 422, 'validation_failed');
-    expect(disagree.body.error.details).toEqual([{ field: 'duration_seconds', message: expect.stringContaining('30 seconds apart') }]);
+    expect(disagree.body.error.details).toEqual([{ field: 'duration_seconds', message: expect.stringContaining('at most the 30 seconds between') }]);
     expect((await api('POST', '/v1/call_logs', { key: keys.full, body: { ...times, duration_seconds: 30 } })).status).toBe(201);
+    // A no-answer call: it rang for 30 s and nobody talked.
+    const noAnswer = await api('POST', '/v1/call_logs', { key: keys.full, body: { ...times, outcome: 'no_answer', duration_seconds: 0 } });
+    expect([noAnswer.status, noAnswer.body.data?.duration_seconds]).toEqual([201, 0]);
     const backwards = await api('POST', '/v1/call_logs', { key: keys.full, body: { ...times, ended_at: '2026-05-15T09:59:59Z' } });
     expect(backwards.body.error.details).toEqual([{ field: 'ended_at', message: 'must not be before started_at' }]);
     const missing = await api('POST', '/v1/call_logs', { key: keys.full, body: { outcome: 'busy', duration_seconds: -5 } });

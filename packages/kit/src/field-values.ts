@@ -1,4 +1,5 @@
 import { isUuid } from './ids';
+import { codePointLength, textProblem } from './json-limits';
 import type { FieldSpec } from './resource';
 import { parseDateTime } from './time';
 
@@ -15,9 +16,12 @@ const INT32 = { min: -2147483648, max: 2147483647 };
 
 const fail = (message: string): Parsed => ({ ok: false, message });
 
+/** Lengths count code points, as JSON Schema's maxLength does: an emoji is one character. */
 function checkString(field: FieldSpec, value: string, fallbackMax: number): Parsed {
+  const problem = textProblem(value);
+  if (problem) return fail(problem);
   const max = field.maxLength ?? fallbackMax;
-  if (value.length > max) return fail(`must be at most ${max} characters`);
+  if (value.length > max && codePointLength(value) > max) return fail(`must be at most ${max} characters`);
   return { ok: true, value };
 }
 
@@ -31,10 +35,10 @@ export function parseBodyValue(field: FieldSpec, value: unknown): Parsed {
       if (typeof value !== 'string') return fail('must be a string');
       return checkString(field, value, field.type === 'text' ? 10_000 : 255);
     case 'email':
-      if (typeof value !== 'string' || !EMAIL.test(value)) return fail('must be an email address');
+      if (typeof value !== 'string' || !EMAIL.test(value) || textProblem(value)) return fail('must be an email address');
       return checkString(field, value, 254);
     case 'url':
-      if (typeof value !== 'string' || !/^https?:\/\/[^\s]+$/i.test(value)) return fail('must be an http(s) URL');
+      if (typeof value !== 'string' || !/^https?:\/\/[^\s]+$/i.test(value) || textProblem(value)) return fail('must be an http(s) URL');
       return checkString(field, value, 2048);
     case 'integer': {
       if (typeof value !== 'number' || !Number.isInteger(value)) return fail('must be an integer');
@@ -47,7 +51,7 @@ export function parseBodyValue(field: FieldSpec, value: unknown): Parsed {
       return typeof value === 'boolean' ? { ok: true, value } : fail('must be true or false');
     case 'datetime': {
       const date = typeof value === 'string' ? parseDateTime(value) : undefined;
-      return date ? { ok: true, value: date } : fail('must be an RFC 3339 date-time with offset');
+      return date ? { ok: true, value: date } : fail('must be an RFC 3339 date-time with offset, between years 0001 and 9999 in UTC');
     }
     case 'json':
       // Any JSON: the owning service validates its structure with the rest of the write.

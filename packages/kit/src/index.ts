@@ -24,5 +24,6 @@ export * from './time';
 export * from './transaction';
 export * from './resource-rpc';
 export * from './idempotency';
+export * from './json-limits';
 export * from './sql-service';
 export * from './workers';

@@ -1,6 +1,7 @@
 import { CrmError } from './errors';
 import { type FieldValue, parseQueryValue } from './field-values';
 import { DEFAULT_LIMIT, type ResourceSpec, filterKeys, searchKeys, sortKeys } from './resource';
+import { codePointLength, textProblem } from './json-limits';
 import { parseDateTime } from './time';
 
 export type SortDirection = 'asc' | 'desc';
@@ -88,7 +89,7 @@ export function parseListQuery(spec: ResourceSpec, raw: RawListParams): ListQuer
     const value = one(name);
     if (value === undefined) return undefined;
     const date = parseDateTime(value);
-    if (!date) throw bad(name, 'must be an RFC 3339 date-time with offset, e.g. 2026-05-15T10:00:00Z');
+    if (!date) throw bad(name, 'must be an RFC 3339 date-time with offset between years 0001 and 9999, e.g. 2026-05-15T10:00:00Z');
     return date;
   };
   query.since = dateParam('since');
@@ -98,7 +99,9 @@ export function parseListQuery(spec: ResourceSpec, raw: RawListParams): ListQuer
   const q = one('q');
   if (q !== undefined) {
     if (q.trim() === '') throw bad('q', 'must not be empty');
-    if (q.length > MAX_Q_LENGTH) throw bad('q', `must be at most ${MAX_Q_LENGTH} characters`);
+    const problem = textProblem(q);
+    if (problem) throw bad('q', problem);
+    if (codePointLength(q) > MAX_Q_LENGTH) throw bad('q', `must be at most ${MAX_Q_LENGTH} characters`);
     query.q = q;
   }
 
@@ -113,6 +116,7 @@ export function parseListQuery(spec: ResourceSpec, raw: RawListParams): ListQuer
   const cursor = one('cursor');
   if (cursor !== undefined) {
     if (cursor === '') throw bad('cursor', 'must not be empty');
+    if (textProblem(cursor)) throw bad('cursor', 'is malformed');
     query.cursor = cursor;
   }
   return query;

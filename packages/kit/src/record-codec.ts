@@ -1,11 +1,11 @@
 import { CrmError, type FieldIssue } from './errors';
 import { type FieldValue, parseBodyValue } from './field-values';
-import { type ResourceSpec, isNullable } from './resource';
+import { JSON_LIMITS, codePointLength, findJsonProblem, printableKey, textProblem } from './json-limits';
+import { type ResourceSpec, declaredField, isNullable } from './resource';
 
 /** Body keys that are never custom fields even though no resource declares them. */
 const RESERVED = new Set(['workspace_id', 'custom', 'custom_fields', 'object']);
-const MAX_CUSTOM_FIELDS = 100;
-const MAX_CUSTOM_KEY_LENGTH = 100;
+const { maxCustomFields: MAX_CUSTOM_FIELDS, maxCustomKeyLength: MAX_CUSTOM_KEY_LENGTH, customMaxDepth, customMaxBytes } = JSON_LIMITS;
 
 export interface WriteValues {
   /** Declared, client-writable fields present in the body (null clears). */
@@ -27,7 +27,7 @@ export function validateWrite(spec: ResourceSpec, body: unknown, mode: 'create' 
   const issues: FieldIssue[] = [];
   const out: WriteValues = { fields: {}, customSet: {}, customUnset: [] };
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    const field = spec.fields[key];
+    const field = declaredField(spec, key);
     if (field) {
       if (field.readOnly) continue;
       if (value === null) {
@@ -42,16 +42,23 @@ export function validateWrite(spec: ResourceSpec, body: unknown, mode: 'create' 
       continue;
     } else if (!spec.customFields) {
       issues.push({ field: key, message: 'is not a field of this resource' });
-    } else if (key.length === 0 || key.length > MAX_CUSTOM_KEY_LENGTH) {
-      issues.push({ field: key.slice(0, MAX_CUSTOM_KEY_LENGTH), message: `custom field names must be 1 to ${MAX_CUSTOM_KEY_LENGTH} characters` });
+    } else if (key.length === 0 || codePointLength(key) > MAX_CUSTOM_KEY_LENGTH) {
+      issues.push({ field: [...key].slice(0, MAX_CUSTOM_KEY_LENGTH).join(''), message: `custom field names must be 1 to ${MAX_CUSTOM_KEY_LENGTH} characters` });
+    } else if (textProblem(key)) {
+      issues.push({ field: printableKey(key), message: `property name ${textProblem(key)}` });
     } else if (value === null) {
       if (mode === 'update') out.customUnset.push(key);
     } else {
-      out.customSet[key] = value;
+      // What the gateway refuses for the whole body, a service refuses for what it stores.
+      const problem = findJsonProblem(value, customMaxDepth, printableKey(key));
+      if (problem) issues.push(problem);
+      else out.customSet[key] = value;
     }
   }
   if (Object.keys(out.customSet).length > MAX_CUSTOM_FIELDS) {
     issues.push({ field: '(body)', message: `at most ${MAX_CUSTOM_FIELDS} custom fields per request` });
+  } else if (Buffer.byteLength(JSON.stringify(out.customSet)) > customMaxBytes) {
+    issues.push({ field: '(body)', message: `custom fields must serialise to at most ${customMaxBytes} bytes of JSON per request` });
   }
   if (mode === 'create') {
     for (const [key, field] of Object.entries(spec.fields)) {

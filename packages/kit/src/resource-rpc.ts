@@ -6,7 +6,7 @@ import type { Logger } from './logger';
 import { isUuid } from './ids';
 import { type ListQuery, type RawListParams, parseListQuery } from './list-query';
 import type { ApiRecord } from './record-codec';
-import type { ResourceSpec } from './resource';
+import { type ResourceSpec, declaredField } from './resource';
 import type { ResourceStore, WriteContext } from './resource-store';
 
 /**
@@ -60,9 +60,10 @@ export function recordToMessage(spec: ResourceSpec, record: ApiRecord): Record<s
   const message: Record<string, unknown> = {};
   const custom: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (spec.fields[key]) {
+    const field = declaredField(spec, key);
+    if (field) {
       // A json field travels as a google.protobuf.Value.
-      if (value !== null && value !== undefined) message[key] = spec.fields[key]!.type === 'json' ? toProtoValue(value) : value;
+      if (value !== null && value !== undefined) message[key] = field.type === 'json' ? toProtoValue(value) : value;
     } else {
       custom[key] = value;
     }

@@ -8,7 +8,7 @@ import { newId } from './ids';
 import { compileListQuery, positionOf } from './keyset-sql';
 import { type ListQuery, queryIdentity } from './list-query';
 import { type ApiRecord, checkRequireOneOf, rowToRecord, selectColumns, validateWrite } from './record-codec';
-import type { ResourceSpec } from './resource';
+import { type ResourceSpec, declaredField } from './resource';
 import type { SqlClient, SqlQueryable } from './sql';
 import { createTransactionRunner } from './transaction';
 
@@ -141,7 +141,7 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
   /** Fields set by the service itself must be declared: a typo is a programming error, not a 422. */
   const declared = (fields: Readonly<Record<string, FieldValue>> | void | undefined, source: string) => {
     for (const key of Object.keys(fields ?? {})) {
-      if (!spec.fields[key] || key === 'id' || key === 'created_at' || key === 'updated_at') {
+      if (!declaredField(spec, key) || key === 'id' || key === 'created_at' || key === 'updated_at') {
         throw new Error(`${spec.name}: ${source} sets ${key}, which is not a writable declared field`);
       }
     }

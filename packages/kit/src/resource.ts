@@ -73,6 +73,13 @@ export function defineResource<const S extends ResourceSpec>(spec: S): S {
   return spec;
 }
 
+/**
+ * The declared field of this name, never a member of Object.prototype: `toString` or `__proto__`
+ * in a body is an unknown property like any other.
+ */
+export const declaredField = (spec: ResourceSpec, name: string): FieldSpec | undefined =>
+  Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined;
+
 export const isNullable = (field: FieldSpec): boolean => field.nullable ?? !field.readOnly;
 export const sortKeys = (spec: ResourceSpec): string[] => Object.keys(spec.fields).filter((k) => spec.fields[k]!.sort);
 export const filterKeys = (spec: ResourceSpec): string[] =>

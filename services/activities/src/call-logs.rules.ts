@@ -5,9 +5,10 @@ import { present, timeOf } from './rules';
 const MAX_DURATION_SECONDS = 2_147_483_647;
 
 /**
- * Call log rules: mode defaults to manual; `ended_at` may not precede `started_at`; when both are
- * given, `duration_seconds` is derived from them (rounded to the nearest second), and a duration
- * given as well must agree with them to within a second (a dialer may truncate or round).
+ * Call log rules: mode defaults to manual; `ended_at` may not precede `started_at`. With both
+ * given, `duration_seconds` is talk time: from 0 (it rang, nobody answered) up to the call's span,
+ * with a second's leeway for a dialer that rounds up; left out, it is derived as the span (rounded
+ * to the nearest second).
  */
 export function callLogRules(write: PendingWrite): Record<string, FieldValue> {
   const derived: Record<string, FieldValue> = {};
@@ -24,11 +25,11 @@ export function callLogRules(write: PendingWrite): Record<string, FieldValue> {
   const given = write.next.duration_seconds;
   if (typeof given !== 'number') {
     derived.duration_seconds = seconds;
-  } else if (Math.abs(given * 1000 - elapsedMs) >= 1000) {
+  } else if (given * 1000 - elapsedMs >= 1000) {
     throw CrmError.validation([
       {
         field: 'duration_seconds',
-        message: `must agree with started_at and ended_at, which are ${seconds} seconds apart (or leave it out to derive it)`,
+        message: `is talk time, at most the ${seconds} seconds between started_at and ended_at (leave it out to use the whole span)`,
       },
     ]);
   }
