@@ -52,5 +52,6 @@ module.exports = {
     project('infra', ['test/infra']),
     project('conformance', ['test/conformance']),
     project('e2e', ['test/e2e']),
+    project('fuzz', ['test/fuzz']),
   ],
 };

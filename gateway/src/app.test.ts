@@ -210,6 +210,26 @@ describe('bodies and queries', () => {
     expectError(await stand.app.inject({ method: 'GET', url: '/v1/contacts/not-a-uuid', headers: auth(keys.full) }), 400, 'invalid_request');
     expect(stand.calls).toEqual([]);
   });
+
+  test('what no store can keep is refused at the edge for any route: NUL, lone surrogates, depth, inexact numbers, bad paths', async () => {
+    const post = (payload: string) => stand.app.inject({ method: 'POST', url: '/v1/contacts', headers: { ...auth(keys.full), ...json }, payload });
+    const refused = async (payload: string, field: string, message: RegExp) => {
+      const response = await post(payload);
+      expectError(response, 422, 'validation_failed');
+      expect(response.json().error.details).toEqual([{ field, message: expect.stringMatching(message) }]);
+    };
+    await refused('{"first_name":"nul\\u0000byte"}', 'first_name', /NUL/);
+    await refused('{"first_name":"a","\\u0000":1}', '\\u0000', /property name must not contain NUL/);
+    await refused('{"first_name":"a","x":["ok",{"y":"\\ud800"}]}', 'x[1].y', /unpaired surrogate/);
+    await refused(`{"first_name":"a","deep":${'['.repeat(300)}${']'.repeat(300)}}`, `deep${'[0]'.repeat(31)}`, /more than 32 levels/);
+    await refused('{"first_name":"a","big":1e400}', 'big', /finite/);
+    await refused('{"first_name":"a","big":9007199254740993}', 'big', /kept exactly/);
+    expectError(await post('{"__proto__":{"polluted":true},"first_name":"a"}'), 400, 'invalid_request');
+    expectError(await stand.app.inject({ method: 'GET', url: '/v1/contacts/%ED%A0%80', headers: auth(keys.full) }), 400, 'invalid_request');
+    expectError(await stand.app.inject({ method: 'PATCH', url: `/v1/contacts/${'x'.repeat(5000)}`, headers: { ...auth(keys.full), ...json }, payload: '{}' }), 400, 'invalid_request');
+    expectError(await stand.app.inject({ method: 'GET', url: '/v1/contacts?q=%00', headers: auth(keys.full) }), 400, 'invalid_request');
+    expect(stand.calls).toEqual([]);
+  });
 });
 
 describe('Idempotency-Key', () => {

@@ -1,7 +1,7 @@
 import { CrmError, type Logger, createLogger, findJsonProblem, newId } from '@crm/kit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { renderDocsPage } from './docs-page';
-import { sendError, toCrmError } from './errors';
+import { routerError, sendError, toCrmError } from './errors';
 import { buildOpenApi } from './openapi';
 import { type ResolveKey, authenticate } from './plugins/auth';
 import { type IdempotencyStore, fingerprintRequest, parseIdempotencyKey } from './plugins/idempotency';
@@ -79,6 +79,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     },
     // While closing, requests are refused by the onRequest hook below, in the envelope.
     return503OnClosing: false,
+    // What the router refuses before any route (a path that is not percent-encoded UTF-8) is
+    // answered in the envelope too.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, routerError(error)),
     ...clientTimeoutOptions(deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS),
   });
   answerSlowClients(app, log);

@@ -6,6 +6,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: C
   const body: { error: Record<string, unknown> } = {
     error: { code: error.code, message: error.message, request_id: request.id },
   };
+  // Also for errors met before the onRequest hook sets it (a path the router cannot decode).
+  reply.header('X-Request-Id', request.id);
   if (error.code === 'rate_limited') body.error.type = 'rate_limit_error';
   if (error.details !== undefined) body.error.details = error.details;
   // A backing service that is down is usually back within a second or two (a restart, a failover).
@@ -23,7 +25,18 @@ const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'request body must be application/json' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_request', message: 'Content-Length does not match the body' },
   FST_ERR_CTP_INVALID_TYPE: { code: 'unsupported_media_type', message: 'request body must be application/json' },
+  FST_ERR_BAD_URL: { code: 'invalid_request', message: 'the path is not valid percent-encoded UTF-8' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'invalid_request', message: 'a path segment is longer than 100 characters' },
 };
+
+/**
+ * What the router refuses before any route is chosen (Fastify's frameworkErrors: a path that is
+ * not percent-encoded UTF-8, a path parameter over its length): always the client's to fix.
+ */
+export function routerError(error: FastifyError): CrmError {
+  const known = FASTIFY_ERRORS[error.code];
+  return known ? new CrmError(known.code, known.message) : new CrmError('invalid_request', 'the path could not be routed');
+}
 
 /** Anything thrown in the pipeline becomes an envelope; unknown failures never leak their cause. */
 export function toCrmError(error: unknown, request: FastifyRequest): CrmError {

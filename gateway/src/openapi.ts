@@ -1,5 +1,6 @@
 import {
   DEFAULT_LIMIT,
+  EMAIL_PATTERN,
   type ErrorCode,
   type FieldSpec,
   type ResourceSpec,
@@ -36,7 +37,8 @@ function fieldSchema(field: FieldSpec): Schema {
       case 'text':
         return { type: 'string', maxLength: field.maxLength ?? 10_000 };
       case 'email':
-        return { type: 'string', format: 'email', maxLength: field.maxLength ?? 254 };
+        // idn-email with the exact pattern enforced: `email` would refuse the Unicode addresses the API takes.
+        return { type: 'string', format: 'idn-email', pattern: EMAIL_PATTERN.source, maxLength: field.maxLength ?? 254 };
       case 'url':
         return { type: 'string', format: 'uri', maxLength: field.maxLength ?? 2048 };
       case 'integer':
@@ -119,6 +121,8 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; cod
   Unavailable: { status: 503, description: 'A backing service is down; retry after `Retry-After` seconds.', codes: ['unavailable'] },
   Timeout: { status: 504, description: 'A backing service missed its deadline.', codes: ['timeout'] },
 };
+
+const errorsByStatus = (...names: string[]) => Object.fromEntries(names.map((n) => [String(ERROR_RESPONSES[n]!.status), errorRef(n)]));
 
 /** Errors any authenticated call can meet, whatever the operation. */
 const COMMON_ERRORS = Object.fromEntries(
@@ -259,7 +263,9 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       if (!route.openapi) continue;
       const path = `/v1/${resource.spec.name}${route.path.replace(/:(\w+)/g, '{$1}')}`;
       const given = route.openapi as Schema & { responses?: Record<string, unknown> };
-      (paths[path] ??= {})[route.method.toLowerCase()] = { ...given, responses: { ...COMMON_ERRORS, ...given.responses } };
+      // A route with a body meets the body's errors like any write: 400 bad JSON, 413, 415, 422.
+      const bodyErrors = given.requestBody ? errorsByStatus('BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') : {};
+      (paths[path] ??= {})[route.method.toLowerCase()] = { ...given, responses: { ...COMMON_ERRORS, ...bodyErrors, ...given.responses } };
     }
   }
   const responses = Object.fromEntries(

@@ -146,3 +146,30 @@ test('a request on an open connection while the gateway closes is refused 503 in
   expect(JSON.parse(second!.split('\r\n\r\n')[1]!).error.code).toBe('unavailable');
   socket.destroy();
 });
+
+describe('what the HTTP parser refuses is answered in the envelope', () => {
+  /** Sends raw bytes and collects the answer until the server closes. */
+  const raw = (bytes: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(received));
+    });
+  const envelope = (received: string, status: string, code: string) => {
+    const [head, body] = received.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status}\\r\\n`));
+    const requestId = /\r\nX-Request-Id: (\S+)/i.exec(head!)?.[1];
+    expect(JSON.parse(body!)).toEqual({ error: { code, message: expect.any(String), request_id: requestId } });
+  };
+
+  test('a request line and headers over 16 KiB: 431', async () => {
+    envelope(await raw(`GET /v1/contacts?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`), '431 Request Header Fields Too Large', 'invalid_request');
+  });
+
+  test('bytes that are not HTTP: 400', async () => {
+    envelope(await raw('NOT HTTP AT ALL\r\n\r\n'), '400 Bad Request', 'invalid_request');
+    envelope(await raw('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'), '400 Bad Request', 'invalid_request');
+  });
+});

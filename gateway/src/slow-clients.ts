@@ -24,10 +24,26 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = { headersMs: 10_000, requ
  * default, which lets a 10 s limit run to 40 s). A sweep a second keeps every limit within a second.
  */
 const CHECK_INTERVAL_MS = 1_000;
+/**
+ * A connection answered with a client error is closed by the gateway once its client has been
+ * silent this long, or has sent this much more (the rest of an oversized request is read, so the
+ * client gets the answer rather than a reset, but not without end).
+ */
+const LINGER_MS = 1_000;
+const MAX_DRAINED_BYTES = 2 * 1024 * 1024;
 
-/** Fastify's server options for these limits. */
-export function clientTimeoutOptions(timeouts: ClientTimeouts): { requestTimeout: number; keepAliveTimeout: number; http: ServerOptions } {
+/**
+ * Fastify's server options for these limits. Fastify's own client-error handler is replaced by one
+ * that does nothing: answerSlowClients answers every client error, in the envelope.
+ */
+export function clientTimeoutOptions(timeouts: ClientTimeouts): {
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  http: ServerOptions;
+  clientErrorHandler: () => void;
+} {
   return {
+    clientErrorHandler: () => undefined,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: CHECK_INTERVAL_MS },
@@ -35,10 +51,10 @@ export function clientTimeoutOptions(timeouts: ClientTimeouts): { requestTimeout
 }
 
 /**
- * Answers a request that ran out of time with 408 `request_timeout` in the error envelope, then
- * closes the connection. It runs ahead of Fastify's own client-error handler, which then finds the
- * socket destroyed and does nothing; every other client error (a malformed request, oversized
- * headers) is still Fastify's to answer.
+ * Answers a request that ran out of time with 408 `request_timeout` in the error envelope, and
+ * every other error of the HTTP parser (headers over 16 KiB: 431; malformed HTTP: 400) in the
+ * envelope too, then closes the connection (Fastify's own handler is turned off by
+ * clientTimeoutOptions).
  */
 export function answerSlowClients(app: FastifyInstance, log: Logger): void {
   // The response of the request a connection is receiving, while that request is incomplete: once
@@ -51,21 +67,60 @@ export function answerSlowClients(app: FastifyInstance, log: Logger): void {
     });
   });
   app.server.prependListener('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT' || socket.destroyed) return;
+    if (socket.destroyed) return;
+    const answer = clientErrorAnswer(error);
     const answered = answering.get(socket)?.headersSent ?? false;
     const requestId = `req_${newId()}`;
     const remote = socket.remoteAddress;
     if (socket.writable && !answered) {
-      const body = JSON.stringify({
-        error: { code: 'request_timeout', message: 'the request did not arrive in time; send it again', request_id: requestId },
-      });
-      socket.write(
-        'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/json\r\n' +
+      const body = JSON.stringify({ error: { code: answer.code, message: answer.message, request_id: requestId } });
+      // end(), not destroy(): closing a socket with unread bytes (the rest of an oversized request)
+      // makes the kernel send a reset, and the client may lose the answer before reading it. What
+      // still arrives is read and dropped, within LINGER_MS and MAX_DRAINED_BYTES.
+      socket.end(
+        `HTTP/1.1 ${answer.status} ${answer.reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`,
       );
+      let drained = 0;
+      let linger = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+      socket.on('data', (chunk: Buffer) => {
+        drained += chunk.length;
+        clearTimeout(linger);
+        linger = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+        if (drained > MAX_DRAINED_BYTES) socket.destroy();
+      });
+      socket.resume();
+    } else {
+      socket.destroy();
     }
-    socket.destroy();
-    if (answered) log.info({ remote }, 'request body timed out after its answer: connection closed');
-    else log.info({ requestId, status: 408, remote }, 'request timed out: 408, connection closed');
+    if (answered) log.info({ remote, reason: error.code }, 'client error after the answer: connection closed');
+    else log.info({ requestId, status: answer.status, remote, reason: error.code }, `${answer.logged}: ${answer.status}, connection closed`);
   });
+}
+
+/**
+ * What a client error Node's HTTP parser meets before any route (so before Fastify) is answered:
+ * always the error envelope, never Node's or Fastify's own text.
+ */
+function clientErrorAnswer(error: NodeJS.ErrnoException): { status: number; reason: string; code: string; message: string; logged: string } {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        status: 408,
+        reason: 'Request Timeout',
+        code: 'request_timeout',
+        message: 'the request did not arrive in time; send it again',
+        logged: 'request timed out',
+      };
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        reason: 'Request Header Fields Too Large',
+        code: 'invalid_request',
+        message: 'the request line and headers are larger than 16 KiB',
+        logged: 'request headers too large',
+      };
+    default:
+      return { status: 400, reason: 'Bad Request', code: 'invalid_request', message: 'the request is not well-formed HTTP/1.1', logged: 'malformed HTTP request' };
+  }
 }

@@ -11,7 +11,14 @@ export type FieldValue = string | number | boolean | Date | null | JsonStructure
 
 export type Parsed = { ok: true; value: FieldValue } | { ok: false; message: string };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * An address a mail server can take: dot-separated atoms (no empty one, so no leading, trailing or
+ * doubled dot) on each side of one @, at least two labels in the domain, no space, quote, bracket
+ * or other RFC 5322 special. Unicode is allowed (internationalised addresses, RFC 6531). The
+ * OpenAPI description publishes this pattern as it is.
+ */
+export const EMAIL_PATTERN = /^[^\s@"(),:;<>[\]\\.]+(\.[^\s@"(),:;<>[\]\\.]+)*@[^\s@"(),:;<>[\]\\.]+(\.[^\s@"(),:;<>[\]\\.]+)+$/u;
+const EMAIL = EMAIL_PATTERN;
 const INT32 = { min: -2147483648, max: 2147483647 };
 
 const fail = (message: string): Parsed => ({ ok: false, message });

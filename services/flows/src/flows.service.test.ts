@@ -1,7 +1,7 @@
 import { tasks as tasks_ } from '@crm/activities-contract';
 import { flowNodes } from '@crm/flows-contract';
 import { CrmError, createPgClient, parseListQuery } from '@crm/kit';
-import { FlowsEvents } from '@crm/proto';
+import { FlowsEvents, MessagingEvents } from '@crm/proto';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { TEST_DATABASE_URL } from '../../../packages/kit/src/testing/reachability';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
@@ -279,7 +279,7 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
       const opened = async (isBot: boolean) =>
         h.flows.service.handleEvent({
           id: `0190a0e0-0000-7000-8000-${isBot ? 'b0' : 'a0'}0000000001`,
-          type: 'crm.messaging.email_event.recorded',
+          type: MessagingEvents.EmailEventRecorded,
           workspace_id: h.workspaceId,
           occurred_at: new Date().toISOString(),
           data: {
