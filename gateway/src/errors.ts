@@ -1,10 +1,15 @@
-import { CrmError, ERROR_TABLE, type ErrorCode, newId } from '@crm/kit';
+import { CrmError, ERROR_TABLE, type ErrorCode, newId, printableKey } from '@crm/kit';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_ERROR_MESSAGE } from './openapi-schemas';
 
 /** The error envelope (DESIGN.md, Errors): `{error: {code, message, details?, request_id}}`. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: CrmError) {
+  // A message may quote client input (an unknown parameter's name, a bad id): control characters
+  // and unpaired surrogates are shown escaped, and it is cut to a bound.
+  const printable = printableKey(error.message);
+  const message = printable.length > MAX_ERROR_MESSAGE ? `${printable.slice(0, MAX_ERROR_MESSAGE - 1)}…` : printable;
   const body: { error: Record<string, unknown> } = {
-    error: { code: error.code, message: error.message, request_id: request.id },
+    error: { code: error.code, message, request_id: request.id },
   };
   // Also for errors met before the onRequest hook sets it (a path the router cannot decode).
   reply.header('X-Request-Id', request.id);

@@ -25,7 +25,7 @@ describe('OpenAPI description', () => {
     expect(list['x-required-scope']).toBe('contacts:read');
     const param = (name: string) => list.parameters.find((p: { name: string }) => p.name === name);
     expect(param('limit').schema).toMatchObject({ minimum: 1, maximum: 100 });
-    expect(param('owner_id').schema).toEqual({ type: 'string', format: 'uuid' });
+    expect(param('owner_id').schema).toEqual({ type: 'string', format: 'uuid', minLength: 36, maxLength: 36 });
     expect(param('sort').schema.pattern).toContain('last_engagement_at');
     expect(document.paths['/v1/contacts/{id}'].delete['x-required-scope']).toBe('contacts:delete');
     expect(document.paths['/v1/contacts'].post.responses['422']).toEqual({ $ref: '#/components/responses/ValidationFailed' });

@@ -1,6 +1,6 @@
 import {
   DEFAULT_LIMIT,
-  EMAIL_PATTERN,
+  ERROR_TABLE,
   type ErrorCode,
   type FieldSpec,
   type ResourceSpec,
@@ -9,6 +9,8 @@ import {
   searchKeys,
   sortKeys,
 } from '@crm/kit';
+import { CURSOR, DATE_TIME, MAX_ERROR_MESSAGE, NEXT_CURSOR, RATE_HEADERS, REQUEST_ID, RETRY_AFTER, TEXT_PATTERN, UUID, email } from './openapi-schemas';
+import { IDEMPOTENCY_KEY } from './plugins/idempotency';
 import { OPERATION_METHODS, type Operation, type ResourceRouteOptions } from './routes/resource.routes';
 
 /**
@@ -19,30 +21,21 @@ type Schema = Record<string, unknown>;
 
 export const API_VERSION = '2.0.0';
 
-/** What every store can hold (kit's parseDateTime): RFC 3339 with an offset, years 0001–9999 in UTC. */
-const DATE_TIME: Schema = {
-  type: 'string',
-  format: 'date-time',
-  maxLength: 35,
-  description: 'RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.',
-};
-
 function fieldSchema(field: FieldSpec): Schema {
   const base: Schema = (() => {
     switch (field.type) {
       case 'uuid':
-        return { type: 'string', format: 'uuid' };
+        return { ...UUID };
       case 'string':
-        return { type: 'string', maxLength: field.maxLength ?? 255 };
+        return { type: 'string', maxLength: field.maxLength ?? 255, pattern: TEXT_PATTERN };
       case 'text':
-        return { type: 'string', maxLength: field.maxLength ?? 10_000 };
+        return { type: 'string', maxLength: field.maxLength ?? 10_000, pattern: TEXT_PATTERN };
       case 'email':
-        // idn-email with the exact pattern enforced: `email` would refuse the Unicode addresses the API takes.
-        return { type: 'string', format: 'idn-email', pattern: EMAIL_PATTERN.source, maxLength: field.maxLength ?? 254 };
+        return email(field.maxLength ?? 254);
       case 'url':
         return { type: 'string', format: 'uri', maxLength: field.maxLength ?? 2048 };
       case 'integer':
-        return { type: 'integer', minimum: field.min ?? -2147483648, maximum: field.max ?? 2147483647 };
+        return { type: 'integer', format: 'int32', minimum: field.min ?? -2147483648, maximum: field.max ?? 2147483647 };
       case 'boolean':
         return { type: 'boolean' };
       case 'datetime':
@@ -129,31 +122,25 @@ const COMMON_ERRORS = Object.fromEntries(
   ['Unauthorized', 'Forbidden', 'RateLimited', 'Internal', 'Unavailable', 'Timeout'].map((n) => [String(ERROR_RESPONSES[n]!.status), errorRef(n)]),
 );
 
-const RATE_HEADERS = {
-  'RateLimit-Limit': { description: 'Per-key budget per minute.', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the binding window.', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the binding window is fully open again.', schema: { type: 'integer' } },
-  'X-Request-Id': { description: 'The request id, also in every error body.', schema: { type: 'string' } },
-};
 
 function listParameters(spec: ResourceSpec): Schema[] {
   const keys = sortKeys(spec);
   const q = searchKeys(spec);
   const params: Schema[] = [
-    { name: 'limit', in: 'query', description: `Page size (default ${DEFAULT_LIMIT}).`, schema: { type: 'integer', minimum: 1, maximum: spec.maxLimit, default: DEFAULT_LIMIT } },
-    { name: 'cursor', in: 'query', description: "Opaque cursor: the previous page's next_cursor, with the same query.", schema: { type: 'string' } },
+    { name: 'limit', in: 'query', description: `Page size (default ${DEFAULT_LIMIT}).`, schema: { type: 'integer', format: 'int32', minimum: 1, maximum: spec.maxLimit, default: DEFAULT_LIMIT } },
+    { name: 'cursor', in: 'query', description: "Opaque cursor: the previous page's next_cursor, with the same query.", schema: CURSOR },
     {
       name: 'sort',
       in: 'query',
       description: `Comma-separated keys, '-' for descending. Keys: ${keys.join(', ')}. Default: -${spec.timeField}.`,
-      schema: { type: 'string', pattern: `^-?(${keys.join('|')})(,-?(${keys.join('|')}))*$` },
+      schema: { type: 'string', minLength: 1, maxLength: keys.reduce((n, k) => n + k.length + 2, 0), pattern: `^-?(${keys.join('|')})(,-?(${keys.join('|')}))*$` },
     },
     { name: 'since', in: 'query', description: `Lower bound (inclusive) on ${spec.timeField}.`, schema: DATE_TIME },
     { name: 'until', in: 'query', description: `Upper bound (exclusive) on ${spec.timeField}.`, schema: DATE_TIME },
     { name: 'updated_since', in: 'query', description: 'Only rows with updated_at strictly after this.', schema: DATE_TIME },
   ];
   if (q.length) {
-    params.push({ name: 'q', in: 'query', description: `Case-insensitive substring search over ${q.join(', ')}.`, schema: { type: 'string', minLength: 1, maxLength: 200 } });
+    params.push({ name: 'q', in: 'query', description: `Case-insensitive substring search over ${q.join(', ')}.`, schema: { type: 'string', minLength: 1, maxLength: 200, pattern: TEXT_PATTERN } });
   }
   for (const key of filterKeys(spec)) {
     const { type, ...rest } = fieldSchema({ ...spec.fields[key]!, nullable: false });
@@ -191,7 +178,7 @@ function operationObject(spec: ResourceSpec, operation: Operation, scopeResource
               'application/json': {
                 schema: {
                   type: 'object',
-                  properties: { data: { type: 'array', items: ref(name) }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
+                  properties: { data: { type: 'array', items: ref(name), maxItems: spec.maxLimit }, next_cursor: NEXT_CURSOR, has_more: { type: 'boolean' } },
                   required: ['data', 'next_cursor', 'has_more'],
                 },
               },
@@ -236,11 +223,11 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
         error: {
           type: 'object',
           properties: {
-            code: { type: 'string' },
-            message: { type: 'string' },
+            code: { type: 'string', enum: Object.keys(ERROR_TABLE) },
+            message: { type: 'string', maxLength: MAX_ERROR_MESSAGE, pattern: TEXT_PATTERN },
             details: {},
-            request_id: { type: 'string' },
-            type: { type: 'string', description: 'On 429: rate_limit_error.' },
+            request_id: REQUEST_ID,
+            type: { type: 'string', enum: ['rate_limit_error'], description: 'On 429: rate_limit_error.' },
           },
           required: ['code', 'message', 'request_id'],
         },
@@ -265,7 +252,13 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       const given = route.openapi as Schema & { responses?: Record<string, unknown> };
       // A route with a body meets the body's errors like any write: 400 bad JSON, 413, 415, 422.
       const bodyErrors = given.requestBody ? errorsByStatus('BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') : {};
-      (paths[path] ??= {})[route.method.toLowerCase()] = { ...given, responses: { ...COMMON_ERRORS, ...bodyErrors, ...given.responses } };
+      // Its answers passed the rate limiter like any other: they carry the same headers.
+      const answers = Object.fromEntries(
+        Object.entries(given.responses ?? {}).map(([status, response]) =>
+          status.startsWith('2') ? [status, { ...(response as Schema), headers: { ...RATE_HEADERS, ...((response as Schema).headers as Schema | undefined) } }] : [status, response],
+        ),
+      );
+      (paths[path] ??= {})[route.method.toLowerCase()] = { ...given, responses: { ...COMMON_ERRORS, ...bodyErrors, ...answers } };
     }
   }
   const responses = Object.fromEntries(
@@ -273,7 +266,13 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       name,
       {
         description: `${r.description} Codes: ${r.codes.join(', ')}.`,
-        headers: r.status === 429 || r.status === 503 ? { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } : undefined,
+        // The rate-limit headers come with every answer to an authenticated request (they are set as
+        // the limiter admits it), so with every error but 401; optional, as an error met before
+        // authentication (a path the router refuses, the directory down) has none.
+        headers: {
+          ...(r.status === 401 ? { 'X-Request-Id': RATE_HEADERS['X-Request-Id'] } : RATE_HEADERS),
+          ...(r.status === 429 || r.status === 503 ? RETRY_AFTER : {}),
+        },
         content: { 'application/json': { schema: ref('Error') } },
       },
     ]),
@@ -288,9 +287,11 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
         'Every request carries `Authorization: Bearer <API_KEY>`; each operation names the scope it requires.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
+    // Public: the API is meant for clients outside the deployment. The default base URL is a local
+    // `npm start`; a production deployment serves the same paths at its own address.
     servers: [
-      { url: '{base_url}', description: 'Paths as /v1/...', variables: { base_url: { default: 'http://127.0.0.1:8080' } } },
-      { url: '{base_url}/api', description: 'The same paths under /api/v1/...', variables: { base_url: { default: 'http://127.0.0.1:8080' } } },
+      { url: '{base_url}', description: 'Paths as /v1/... (local by default; your production gateway otherwise)', 'x-internal': false, variables: { base_url: { default: 'http://127.0.0.1:8080' } } },
+      { url: '{base_url}/api', description: 'The same paths under /api/v1/... (local by default; your production gateway otherwise)', 'x-internal': false, variables: { base_url: { default: 'http://127.0.0.1:8080' } } },
     ],
     security: [{ apiKey: [] }],
     tags: resources.map((r) => ({ name: r.spec.name, description: `${pascal(r.spec.singular)} records.` })),
@@ -298,13 +299,13 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: svc_<env>_<32 base64url characters>.' } },
       parameters: {
-        Id: { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        Id: { name: 'id', in: 'path', required: true, schema: UUID },
         IdempotencyKey: {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
           description: 'Makes a retry safe: the same key with the same request replays the first answer for 24 hours.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY.source },
         },
       },
       responses,

@@ -27,11 +27,12 @@ export interface IdempotencyStore {
 export const REPLAY_TTL_MS = 24 * 60 * 60 * 1000;
 /** An in-flight claim outlives any request (deadline 5 s) but frees a key whose gateway died. */
 export const IN_FLIGHT_TTL_MS = 60 * 1000;
-const KEY = /^[\x21-\x7e]{1,255}$/;
+/** 1 to 255 visible ASCII characters (the OpenAPI description publishes this pattern). */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
-  if (Array.isArray(header) || !KEY.test(header)) {
+  if (Array.isArray(header) || !IDEMPOTENCY_KEY.test(header)) {
     throw CrmError.invalid('Idempotency-Key must be 1 to 255 visible ASCII characters, sent once', { header: 'Idempotency-Key' });
   }
   return header;

@@ -1,9 +1,12 @@
 import { CrmError, type RawListParams, type ServiceClient, isUuid, listParameterNames, messageToRecord, parseListQuery, toListRequest } from '@crm/kit';
-import { MAX_ENROLL_CONTACTS, enrollmentSteps } from '@crm/flows-contract';
+import { MAX_ENROLL_CONTACTS, NODE_TYPES, enrollmentSteps, flows } from '@crm/flows-contract';
 import type { FlowsServiceDefinition } from '@crm/proto';
+import { COUNT, CURSOR, DATE_TIME, NEXT_CURSOR, TEXT_PATTERN, UUID, idList } from '../openapi-schemas';
 import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } from './resource.routes';
 
-const ids = (description: string) => ({ type: 'array', items: { type: 'string', format: 'uuid' }, description });
+const ids = (description: string) => idList(MAX_ENROLL_CONTACTS, description);
+/** A flow's graph holds at most this many nodes (its declaration's schema). */
+const MAX_FLOW_NODES = (flows.fields.nodes.schema as { maxItems: number }).maxItems;
 
 /** `{contact_ids}` (1 to 500 UUIDs) or `{pool_id}`, nothing else. */
 export function parseEnrollBody(body: unknown): { contactIds: string[] } | { poolId: string } {
@@ -59,7 +62,7 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
             'application/json': {
               schema: {
                 type: 'object',
-                properties: { contact_ids: { ...ids('Contact ids.'), minItems: 1, maxItems: MAX_ENROLL_CONTACTS }, pool_id: { type: 'string', format: 'uuid' } },
+                properties: { contact_ids: { ...ids('Contact ids.'), minItems: 1, maxItems: MAX_ENROLL_CONTACTS }, pool_id: UUID },
                 additionalProperties: false,
               },
             },
@@ -137,19 +140,20 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
                     data: {
                       type: 'object',
                       properties: {
-                        flow_id: { type: 'string', format: 'uuid' },
-                        flow_name: { type: ['string', 'null'] },
-                        enrollments: { type: 'object', additionalProperties: { type: 'integer' } },
-                        exits: { type: 'object', additionalProperties: { type: 'integer' } },
+                        flow_id: UUID,
+                        flow_name: { type: ['string', 'null'], maxLength: 255, pattern: TEXT_PATTERN },
+                        enrollments: { type: 'object', additionalProperties: COUNT },
+                        exits: { type: 'object', additionalProperties: COUNT },
                         funnel: {
                           type: 'array',
+                          maxItems: MAX_FLOW_NODES,
                           items: {
                             type: 'object',
                             properties: {
-                              node_id: { type: 'string', format: 'uuid' },
-                              node_label: { type: ['string', 'null'] },
-                              node_type: { type: 'string' },
-                              count: { type: 'integer' },
+                              node_id: UUID,
+                              node_label: { type: ['string', 'null'], maxLength: 255, pattern: TEXT_PATTERN },
+                              node_type: { type: 'string', enum: [...NODE_TYPES] },
+                              count: COUNT,
                             },
                           },
                         },
@@ -203,12 +207,12 @@ export function enrollmentRoutes(client: ServiceClient<FlowsServiceDefinition>, 
         security: [{ apiKey: [] }],
         parameters: [
           { $ref: '#/components/parameters/Id' },
-          { name: 'limit', in: 'query', description: 'Page size (default 50).', schema: { type: 'integer', minimum: 1, maximum: enrollmentSteps.maxLimit } },
-          { name: 'cursor', in: 'query', description: "Opaque cursor: the previous page's next_cursor.", schema: { type: 'string' } },
+          { name: 'limit', in: 'query', description: 'Page size (default 50).', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: enrollmentSteps.maxLimit } },
+          { name: 'cursor', in: 'query', description: "Opaque cursor: the previous page's next_cursor.", schema: CURSOR },
           { name: 'sort', in: 'query', description: 'occurred_at or -occurred_at (default).', schema: { type: 'string', enum: ['occurred_at', '-occurred_at'] } },
-          { name: 'since', in: 'query', description: 'Lower bound (inclusive) on occurred_at.', schema: { type: 'string', format: 'date-time' } },
-          { name: 'until', in: 'query', description: 'Upper bound (exclusive) on occurred_at.', schema: { type: 'string', format: 'date-time' } },
-          { name: 'updated_since', in: 'query', schema: { type: 'string', format: 'date-time' } },
+          { name: 'since', in: 'query', description: 'Lower bound (inclusive) on occurred_at.', schema: DATE_TIME },
+          { name: 'until', in: 'query', description: 'Upper bound (exclusive) on occurred_at.', schema: DATE_TIME },
+          { name: 'updated_since', in: 'query', schema: DATE_TIME },
         ],
         responses: {
           '200': {
@@ -218,8 +222,8 @@ export function enrollmentRoutes(client: ServiceClient<FlowsServiceDefinition>, 
                 schema: {
                   type: 'object',
                   properties: {
-                    data: { type: 'array', items: { $ref: '#/components/schemas/EnrollmentStep' } },
-                    next_cursor: { type: ['string', 'null'] },
+                    data: { type: 'array', items: { $ref: '#/components/schemas/EnrollmentStep' }, maxItems: enrollmentSteps.maxLimit },
+                    next_cursor: NEXT_CURSOR,
                     has_more: { type: 'boolean' },
                   },
                   required: ['data', 'next_cursor', 'has_more'],

@@ -2,6 +2,7 @@ import type { ServiceClient } from '@crm/kit';
 import { MAX_POOL_MEMBERS_PER_CALL, parsePoolMembersBody } from '@crm/people-contract';
 import type { PeopleServiceDefinition, PoolMembersRequest } from '@crm/proto';
 import type { FastifyRequest } from 'fastify';
+import { COUNT, idList } from '../openapi-schemas';
 import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } from './resource.routes';
 
 /**
@@ -17,7 +18,7 @@ export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>,
     const principal = http.principal!;
     return { workspace_id: principal.workspaceId, pool_id: poolId, contact_ids: contactIds, actor_user_id: principal.userId ?? '' };
   };
-  const ids = (description: string) => ({ type: 'array', items: { type: 'string', format: 'uuid' }, description });
+  const ids = (description: string) => idList(MAX_POOL_MEMBERS_PER_CALL, description);
   const operation = (verb: 'add' | 'remove', scope: string) => ({
     tags: ['pools'],
     operationId: verb === 'add' ? 'addPoolMembers' : 'removePoolMembers',
@@ -51,8 +52,8 @@ export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>,
                   type: 'object',
                   properties:
                     verb === 'add'
-                      ? { added: ids('Became members.'), already_members: ids('Were members already.'), not_found: ids('No such contact in the workspace.'), contacts_count: { type: 'integer' } }
-                      : { removed: ids('Were removed.'), not_members: ids('Were not members.'), not_found: ids('No such contact in the workspace.'), contacts_count: { type: 'integer' } },
+                      ? { added: ids('Became members.'), already_members: ids('Were members already.'), not_found: ids('No such contact in the workspace.'), contacts_count: COUNT }
+                      : { removed: ids('Were removed.'), not_members: ids('Were not members.'), not_found: ids('No such contact in the workspace.'), contacts_count: COUNT },
                 },
               },
               required: ['data'],

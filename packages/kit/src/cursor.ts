@@ -13,7 +13,7 @@ export interface CursorPosition {
 }
 
 const VERSION = 1;
-const MAX_CURSOR_LENGTH = 2048;
+export const MAX_CURSOR_LENGTH = 2048;
 
 export interface CursorCodec {
   encode(fingerprint: string, position: CursorPosition): string;

@@ -6,10 +6,10 @@ export const FLOW_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 const NODE_SCHEMA = {
   type: 'object',
   properties: {
-    id: { type: 'string', format: 'uuid', readOnly: true },
+    id: { type: 'string', format: 'uuid', minLength: 36, maxLength: 36, readOnly: true },
     key: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]{1,64}$' },
     type: { type: 'string', enum: ['email', 'wait', 'task', 'call', 'chat_message', 'professional_network', 'branch', 'end'] },
-    label: { type: ['string', 'null'], maxLength: 255 },
+    label: { type: ['string', 'null'], maxLength: 255, pattern: '^[^\\u0000]*$' },
     config: { type: ['object', 'null'], description: 'Per type: see the flow graph decisions in the API documentation.' },
   },
   required: ['key', 'type'],
@@ -17,8 +17,8 @@ const NODE_SCHEMA = {
 const EDGE_SCHEMA = {
   type: 'object',
   properties: {
-    from: { type: 'string', maxLength: 64 },
-    to: { type: 'string', maxLength: 64 },
+    from: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'A node key.' },
+    to: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'A node key.' },
     when: { type: ['boolean', 'null'], description: 'true or false on the two edges out of a branch.' },
   },
   required: ['from', 'to'],
@@ -27,10 +27,10 @@ const SCHEDULE_SCHEMA = {
   type: 'object',
   description: 'Email and task steps due outside it move to its next opening (DST-aware).',
   properties: {
-    timezone: { type: 'string', maxLength: 64, description: 'IANA zone, e.g. Europe/Berlin.' },
+    timezone: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9_+/-]{1,64}$', description: 'IANA zone, e.g. Europe/Berlin.' },
     days: { type: 'array', maxItems: 7, items: { type: 'string', enum: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] } },
-    start: { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' },
-    end: { type: 'string', pattern: '^(([01]\\d|2[0-3]):[0-5]\\d|24:00)$' },
+    start: { type: 'string', maxLength: 5, pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' },
+    end: { type: 'string', maxLength: 5, pattern: '^(([01]\\d|2[0-3]):[0-5]\\d|24:00)$' },
   },
   required: ['timezone', 'days', 'start', 'end'],
 };

@@ -1,0 +1,55 @@
+import { EMAIL_PATTERN, MAX_CURSOR_LENGTH } from '@crm/kit';
+
+/**
+ * The schemas the OpenAPI description repeats, each with the exact limits the gateway enforces
+ * (gateway/README.md, "Input limits"), so every string has a length and a shape, every integer a
+ * format and bounds, every array a size (the OWASP API Security ruleset checks it in CI).
+ */
+type Schema = Record<string, unknown>;
+
+/** An error's message is cut to this many characters (errors.ts): it may quote client input. */
+export const MAX_ERROR_MESSAGE = 1_000;
+
+/**
+ * Free text: any Unicode but NUL (which no store keeps; unpaired surrogates, refused too, are not
+ * expressible as a pattern).
+ */
+export const TEXT_PATTERN = '^[^\\u0000]*$';
+
+export const UUID: Schema = { type: 'string', format: 'uuid', minLength: 36, maxLength: 36 };
+
+/** What every store can hold (kit's parseDateTime): RFC 3339 with an offset, years 0001–9999 in UTC. */
+export const DATE_TIME: Schema = {
+  type: 'string',
+  format: 'date-time',
+  maxLength: 35,
+  description: 'RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.',
+};
+
+/** idn-email with the exact pattern enforced: `email` would refuse the Unicode addresses the API takes. */
+export const email = (maxLength = 254): Schema => ({ type: 'string', format: 'idn-email', pattern: EMAIL_PATTERN.source, maxLength });
+
+/** A page's cursor: opaque, signed, base64url (kit's cursor codec refuses anything else). */
+export const CURSOR: Schema = { type: 'string', minLength: 3, maxLength: MAX_CURSOR_LENGTH, pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' };
+export const NEXT_CURSOR: Schema = { ...CURSOR, type: ['string', 'null'] };
+
+/** A count of records. */
+export const COUNT: Schema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+
+/** A list of record ids, at most `max`. */
+export const idList = (max: number, description: string): Schema => ({ type: 'array', items: UUID, maxItems: max, description });
+
+/** The request id: echoed when the client's is 1–128 of these characters, else `req_<uuid>`. */
+export const REQUEST_ID: Schema = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$' };
+
+const SECONDS: Schema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+
+/** Headers of every answer that passed the rate limiter (DESIGN.md, rate limits). */
+export const RATE_HEADERS: Record<string, Schema> = {
+  'RateLimit-Limit': { description: 'Per-key budget per minute.', schema: { ...COUNT, minimum: 1 } },
+  'RateLimit-Remaining': { description: 'Requests left in the binding window.', schema: COUNT },
+  'RateLimit-Reset': { description: 'Seconds until the binding window is fully open again.', schema: SECONDS },
+  'X-Request-Id': { description: 'The request id, also in every error body.', schema: REQUEST_ID },
+};
+
+export const RETRY_AFTER: Record<string, Schema> = { 'Retry-After': { description: 'Seconds to wait.', schema: { ...SECONDS, minimum: 1 } } };
