@@ -14,7 +14,7 @@
  *     plain strings exactly as sent;
  *   - the server stays up and a record written before the run is intact after it.
  *
- * FUZZ_SEED (default 20261124) and FUZZ_RUNS (requests per operation, default 25) bound it; a
+ * FUZZ_SEED (default 20261124) and FUZZ_RUNS (requests per operation, default 100) bound it; a
  * longer run is `FUZZ_RUNS=2000 npx jest test/fuzz`. A failure prints a replayable curl command.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +31,7 @@ jest.setTimeout(900_000);
 
 type Json = Record<string, any>;
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 
 let dataDir: string;
 let crm: CrmProcess;

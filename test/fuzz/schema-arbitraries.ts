@@ -189,6 +189,52 @@ function objectFor(document: Json, schema: Json, depth: number): fc.Arbitrary<Js
 }
 
 // ---------------------------------------------------------------------------------------------
+// Values just past (or just on) the edges of one field's own schema: the mutation that reaches a
+// store, because the rest of the request stays valid.
+
+const EDGE_DATES = [
+  '0000-01-01T00:00:00Z',
+  '0000-12-31T23:59:59Z',
+  '0001-01-01T00:00:00Z',
+  '0001-01-01T00:30:00+01:00',
+  '9999-12-31T23:59:59.999Z',
+  '9999-12-31T23:59:59-05:00',
+  '9999-12-31T19:00:00-05:00',
+  '+010000-01-01T00:00:00Z',
+  '2026-02-30T10:00:00Z',
+  '2024-02-29T23:59:60Z',
+  '2026-05-15T10:00:00',
+  '2026-05-15T10:00:00.123456789+14:00',
+  '2026-05-15T10:00:00-14:59',
+  '2026-05-15',
+];
+
+export function edgeValueFor(document: Json, schema: Json | undefined): fc.Arbitrary<unknown> {
+  const s = resolver(document)(schema);
+  const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
+  const max = typeof s.maxLength === 'number' ? s.maxLength : 255;
+  if (s.format === 'date-time') return fc.constantFrom(...EDGE_DATES);
+  if (s.format === 'uuid') return fc.constantFrom('00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-7FFF-BFFF-FFFFFFFFFFFF', '01a20b80-6f3b-7673-83a5-6b94b961bab5', 'not-a-uuid', '{01a20b80-6f3b-7673-83a5-6b94b961bab5}');
+  if (s.format === 'idn-email' || s.format === 'email') {
+    return fc.constantFrom('a..b@example.com', 'josé@exämple.de', 'a@b', `${'x'.repeat(max)}@example.com`, ' a@example.com', 'a@example.com\u0000', 'A@EXAMPLE.COM', 'a+tag@sub.example.co');
+  }
+  if (s.enum) return fc.constantFrom(...(s.enum as unknown[]).filter((v) => typeof v === 'string').map((v) => String(v).toUpperCase()), '', ' ');
+  if (types.includes('integer') || types.includes('number')) {
+    const min = typeof s.minimum === 'number' ? s.minimum : -2147483648;
+    const top = typeof s.maximum === 'number' ? s.maximum : 2147483647;
+    return fc.constantFrom(min, top, min - 1, top + 1, 0.5, -0, 2 ** 53 + 2, '1');
+  }
+  if (types.includes('string')) {
+    return fc.constantFrom('😀'.repeat(max), '😀'.repeat(max + 1), 'x'.repeat(max + 1), 'e\u0301'.repeat(Math.ceil(max / 2)), 'a\u0000b', '\uD800', '\u202Eevil', ' ', '');
+  }
+  if (types.includes('array')) {
+    const items = typeof s.maxItems === 'number' ? s.maxItems : 100;
+    return fc.constantFrom([], Array.from({ length: items + 1 }, () => '01a20b80-6f3b-7673-83a5-6b94b961bab5'), [null], ['\u0000']);
+  }
+  return oddValue;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Bodies: valid, mutated, or not JSON at all.
 
 export interface BodyCase {
@@ -213,6 +259,13 @@ export function bodyFor(document: Json, schema: Json | undefined): fc.Arbitrary<
       for (const [name, value] of extra) out[name] = value;
       return json(out);
     });
+  // One field at its edge, the rest valid: what gets through to a store when a limit is missing.
+  const properties = Object.entries((resolver(document)(schema).properties ?? {}) as Record<string, Json>).filter(([, p]) => !resolver(document)(p).readOnly);
+  const oneEdge = properties.length
+    ? fc
+        .tuple(asObject, fc.constantFrom(...properties))
+        .chain(([body, [name, property]]) => edgeValueFor(document, property).map((value) => json({ ...body, [name]: value })))
+    : asObject.map(json);
   const raw = fc.oneof(
     asObject.map((body) => ({ ...json(body), text: JSON.stringify(body).slice(0, -1) })), // truncated
     asObject.map((body) => ({ text: `{"__proto__":{"polluted":true},${JSON.stringify(body).slice(1)}`, contentType: 'application/json' })),
@@ -225,7 +278,7 @@ export function bodyFor(document: Json, schema: Json | undefined): fc.Arbitrary<
     asObject.map((body) => ({ text: JSON.stringify(body), contentType: 'multipart/form-data; boundary=x' })),
     fc.constant<BodyCase>({}),
   );
-  return fc.oneof({ weight: 3, arbitrary: valid.map(json) }, { weight: 5, arbitrary: mutated }, { weight: 2, arbitrary: raw });
+  return fc.oneof({ weight: 3, arbitrary: valid.map(json) }, { weight: 4, arbitrary: oneEdge }, { weight: 3, arbitrary: mutated }, { weight: 2, arbitrary: raw });
 }
 
 // ---------------------------------------------------------------------------------------------
