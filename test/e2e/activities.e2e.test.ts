@@ -23,6 +23,7 @@ const MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 let stack: Stack | undefined;
 let api: Stack['api'];
 let workspaceId = '';
+let otherWorkspaceId = '';
 const keys = {
   full: '',
   other: '',
@@ -39,7 +40,9 @@ beforeAll(async () => {
   const acme = await stack.workspaceWithKey('Acme', '*');
   workspaceId = acme.workspaceId;
   keys.full = acme.key;
-  keys.other = (await stack.workspaceWithKey('Globex', '*')).key;
+  const globex = await stack.workspaceWithKey('Globex', '*');
+  keys.other = globex.key;
+  otherWorkspaceId = globex.workspaceId;
   keys.tasksRead = (await stack.createKey(workspaceId, 'tasks:read')).key;
   keys.tasksNoDelete = (await stack.createKey(workspaceId, 'tasks:read,tasks:write')).key;
   keys.callLogsRead = (await stack.createKey(workspaceId, 'call_logs:read')).key;
@@ -67,6 +70,19 @@ async function listAll(query: string, key = keys.full): Promise<any[]> {
     pages++;
   } while (cursor && pages < 100);
   return records;
+}
+
+/** Records the references of activities name: a user, a contact, an organization of a workspace. */
+let users = 0;
+async function user(workspace = workspaceId): Promise<string> {
+  users++;
+  const made = await stack!.admin<{ id: string }>(['admin', 'user', 'create', '--workspace', workspace, '--email', `rep${users}@acme.test`, '--name', `Rep ${users}`, '--role', 'member']);
+  return made.id;
+}
+async function created(path: string, body: Record<string, unknown>, key = keys.full): Promise<string> {
+  const response = await api('POST', path, { key, body });
+  expect([path, response.status]).toEqual([path, 201]);
+  return response.body.data.id;
 }
 
 function expectError(response: Response, status: number, code: string) {
@@ -132,8 +148,8 @@ describe('tasks over HTTP', () => {
   });
 
   test('the list pages by cursor with typed filters and every sort key, up to 200 a page', async () => {
-    const assignee = randomUUID();
-    const organization = randomUUID();
+    const assignee = await user();
+    const organization = await created('/v1/organizations', { name: 'Initech' });
     const due = ['2026-07-03T00:00:00Z', null, '2026-07-01T00:00:00Z', '2026-07-02T00:00:00Z', null];
     const made: any[] = [];
     for (const [i, due_at] of due.entries()) {
@@ -246,7 +262,7 @@ describe('tasks over HTTP', () => {
 
 describe('call logs over HTTP', () => {
   test('a dialer logs a call: duration derived, mode kept, readable by id and in the list', async () => {
-    const contact = randomUUID();
+    const contact = await created('/v1/contacts', { first_name: 'Called' });
     const logged = await api('POST', '/v1/call_logs', {
       key: keys.full,
       body: { contact_id: contact, status: 'completed', outcome: 'connected', mode: 'dialer', started_at: '2026-05-15T10:00:00Z', ended_at: '2026-05-15T10:02:05.300Z', notes: 'Budget approved', dialer_call_id: 'd-77' },
@@ -312,7 +328,7 @@ describe('meetings over HTTP', () => {
   const slot = { scheduled_start: '2026-08-10T14:00:00Z', scheduled_end: '2026-08-10T14:45:00Z' };
 
   test('create, get, reschedule, cancel, list and delete', async () => {
-    const owner = randomUUID();
+    const owner = await user();
     const created = await api('POST', '/v1/meetings', { key: keys.full, body: { title: 'Demo', owner_id: owner, location: 'Zoom', ...slot } });
     expect(created.status).toBe(201);
     const meeting = created.body.data;
@@ -359,6 +375,49 @@ describe('meetings over HTTP', () => {
     }
     expectError(await api('GET', '/v1/meetings?since=tomorrow', { key: keys.full }), 400, 'invalid_request');
     expectError(await api('GET', '/v1/meetings?sort=title', { key: keys.full }), 400, 'invalid_request');
+  });
+});
+
+describe('references', () => {
+  test('every id naming another record is checked in the caller\'s workspace: unknown and foreign alike are 422 naming the field', async () => {
+    const contact = await created('/v1/contacts', { first_name: 'Known' });
+    const organization = await created('/v1/organizations', { name: 'Known Co' });
+    const rep = await user();
+    // Globex's records, which Acme's key must not be able to name.
+    const foreign = {
+      contact: await created('/v1/contacts', { first_name: 'Theirs' }, keys.other),
+      organization: await created('/v1/organizations', { name: 'Theirs Co' }, keys.other),
+    };
+    const otherUser = await user(otherWorkspaceId);
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/v1/tasks', { title: 'T', contact_id: randomUUID() }, 'contact_id'],
+      ['/v1/tasks', { title: 'T', contact_id: foreign.contact }, 'contact_id'],
+      ['/v1/tasks', { title: 'T', organization_id: foreign.organization }, 'organization_id'],
+      ['/v1/tasks', { title: 'T', assignee_id: otherUser }, 'assignee_id'],
+      ['/v1/tasks', { title: 'T', assignee_id: randomUUID() }, 'assignee_id'],
+      ['/v1/call_logs', { status: 'completed', contact_id: foreign.contact }, 'contact_id'],
+      ['/v1/call_logs', { status: 'completed', owner_id: otherUser }, 'owner_id'],
+      ['/v1/meetings', { title: 'M', scheduled_start: '2026-08-10T14:00:00Z', scheduled_end: '2026-08-10T15:00:00Z', contact_id: randomUUID() }, 'contact_id'],
+      ['/v1/meetings', { title: 'M', scheduled_start: '2026-08-10T14:00:00Z', scheduled_end: '2026-08-10T15:00:00Z', owner_id: otherUser }, 'owner_id'],
+      ['/v1/contacts', { first_name: 'C', owner_id: otherUser }, 'owner_id'],
+      ['/v1/pools', { name: 'P', owner_id: randomUUID() }, 'owner_id'],
+      ['/v1/flows', { name: 'F', owner_id: otherUser, nodes: [{ key: 'end', type: 'end' }], edges: [] }, 'owner_id'],
+      ['/v1/touchpoints', { contact_id: contact, channel: 'chat_app', direction: 'outbound', owner_id: randomUUID() }, 'owner_id'],
+    ];
+    for (const [path, body, field] of cases) {
+      const refused = await api('POST', path, { key: keys.full, body });
+      expectError(refused, 422, 'validation_failed');
+      // The same answer for an id of another workspace and for one that exists nowhere.
+      expect([path, field, refused.body.error.details]).toEqual([path, field, [{ field, message: expect.stringMatching(/^no (contact|organization|user) with this id in the workspace$/) }]]);
+    }
+    // A PATCH is checked like a create; the known references of the workspace are accepted.
+    const task = await created('/v1/tasks', { title: 'Call back', contact_id: contact, organization_id: organization, assignee_id: rep });
+    expectError(await api('PATCH', `/v1/tasks/${task}`, { key: keys.full, body: { contact_id: foreign.contact } }), 422, 'validation_failed');
+    const moved = await api('PATCH', `/v1/tasks/${task}`, { key: keys.full, body: { assignee_id: null, contact_id: contact } });
+    expect([moved.status, moved.body.data.assignee_id, moved.body.data.contact_id]).toEqual([200, null, contact]);
+    await created('/v1/call_logs', { status: 'completed', contact_id: contact, owner_id: rep });
+    await created('/v1/meetings', { title: 'Demo', scheduled_start: '2026-08-10T14:00:00Z', scheduled_end: '2026-08-10T15:00:00Z', contact_id: contact, owner_id: rep });
+    await created('/v1/contacts', { first_name: 'Owned', owner_id: rep });
   });
 });
 

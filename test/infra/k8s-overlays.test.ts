@@ -234,11 +234,16 @@ function expectedEdges(workloadIds: string[]): string[] {
     ['gateway', 'flows'],
     ['gateway', 'messaging'],
     ['gateway', 'activities'],
+    ['flows', 'directory'],
     ['flows', 'people'],
     ['flows', 'messaging'],
     ['flows', 'activities'],
     ['messaging', 'directory'],
     ['messaging', 'people'],
+    // References checked on write (gateway/README.md, "References").
+    ['people', 'directory'],
+    ['activities', 'directory'],
+    ['activities', 'people'],
   ];
   const edges = [
     tcp('ingress-controller', 'gateway', PORTS.gateway!),
@@ -313,11 +318,11 @@ suite.each(OVERLAYS)('%s overlay: NetworkPolicies', (overlay) => {
 
   test('the graph check notices a policy that allows too much', () => {
     const policies = structuredClone(ofKind(docs(), 'NetworkPolicy'));
-    policies.find((p: any) => p.metadata.name === 'people').spec.ingress[0].from.push({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'activities' } } });
+    policies.find((p: any) => p.metadata.name === 'activities').spec.ingress[0].from.push({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'messaging' } } });
     const allowed = allowedEdges(policies, endpointsOf(docs()));
-    expect(allowed).not.toContain(`activities -> people:${PORTS.people}/TCP`); // activities' own egress still says no
-    policies.push({ spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'activities' } }, policyTypes: ['Egress'], egress: [{}] } });
-    expect(allowedEdges(policies, endpointsOf(docs()))).toContain(`activities -> people:${PORTS.people}/TCP`);
+    expect(allowed).not.toContain(`messaging -> activities:${PORTS.activities}/TCP`); // messaging's own egress still says no
+    policies.push({ spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'messaging' } }, policyTypes: ['Egress'], egress: [{}] } });
+    expect(allowedEdges(policies, endpointsOf(docs()))).toContain(`messaging -> activities:${PORTS.activities}/TCP`);
   });
 });
 

@@ -90,8 +90,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // migrations), and with PGlite the schema also names the service's data folder.
   const schemas = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => `${run}_${c.name}`);
   const gatewayPorts = await Promise.all(Array.from({ length: options.gateways ?? 1 }, () => freePort()));
+  // Every service finds the peers it calls at their <NAME>_ADDR, as compose and Kubernetes wire them.
+  const peerAddrs: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(addresses).map(([name, address]) => [addressEnv(name), address]));
   const serviceEnv = (component: (typeof SERVICE_COMPONENTS)[number]): NodeJS.ProcessEnv => ({
     ...common,
+    ...peerAddrs,
     GRPC_ADDR: addresses[component.name],
     ...(component.database ? { DB_SCHEMA: `${run}_${component.name}` } : {}),
     ...options.componentEnv?.[component.name],

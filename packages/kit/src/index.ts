@@ -25,5 +25,6 @@ export * from './transaction';
 export * from './resource-rpc';
 export * from './idempotency';
 export * from './json-limits';
+export * from './references';
 export * from './sql-service';
 export * from './workers';

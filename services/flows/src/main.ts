@@ -1,5 +1,6 @@
-import { type SqlServiceDefinition, setting } from '@crm/kit';
+import { type SqlServiceDefinition, setting, withReferenceChecks } from '@crm/kit';
 import { activitiesApi } from '@crm/activities-contract';
+import { directoryApi, userReference } from '@crm/directory-contract';
 import { messagingApi } from '@crm/messaging-contract';
 import { peopleApi } from '@crm/people-contract';
 import { flowEventsDurableFor, subscribeFlowEvents } from './flow-events.consumer';
@@ -21,15 +22,15 @@ export const FLOWS_SETTINGS = {
  */
 export const flowsService: SqlServiceDefinition<
   FlowsService,
-  { people: typeof peopleApi; messaging: typeof messagingApi; activities: typeof activitiesApi },
+  { people: typeof peopleApi; messaging: typeof messagingApi; activities: typeof activitiesApi; directory: typeof directoryApi },
   typeof FLOWS_SETTINGS
 > = {
   name: 'flows',
   migrations,
-  peers: { people: peopleApi, messaging: messagingApi, activities: activitiesApi },
+  peers: { people: peopleApi, messaging: messagingApi, activities: activitiesApi, directory: directoryApi },
   config: FLOWS_SETTINGS,
   create({ db, cursors, afterCommit, log, clock, peers, config }) {
-    return createFlowsService({
+    const service = createFlowsService({
       db,
       cursors,
       afterCommit,
@@ -43,6 +44,8 @@ export const flowsService: SqlServiceDefinition<
         batchSize: config.FLOW_ENGINE_BATCH ?? (db.kind === 'pglite' ? 20 : 200),
       },
     });
+    // A flow's owner is a user of the workspace (gateway/README.md, "References").
+    return { ...service, flows: withReferenceChecks(service.flows, { owner_id: userReference(peers.directory) }) };
   },
   bindings: (service, log) => [flowsGrpcBinding(service, log)],
   consumers: async (service, { bus, db }) => [await subscribeFlowEvents(bus, service.handleEvent, flowEventsDurableFor(db.schema))],

@@ -11,6 +11,7 @@ import {
   type ServiceClient,
   type SqlClient,
   createResourceStore,
+  withReferenceChecks,
   messageToRecord,
   writeOutbox,
 } from '@crm/kit';
@@ -23,6 +24,7 @@ import {
   sentEmails,
   touchpoints,
 } from '@crm/messaging-contract';
+import { userReference } from '@crm/directory-contract';
 import { contacts } from '@crm/people-contract';
 import { type DirectoryServiceDefinition, MessagingEvents, type PeopleServiceDefinition } from '@crm/proto';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery/delivery.worker';
@@ -229,7 +231,8 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
   return {
     sentEmails: { ...sentEmailStore, create: (ctx, body) => sends.queue(ctx, body) },
     emailEvents: createResourceStore({ ...common, spec: emailEvents }),
-    touchpoints: touchpointStore,
+    // A touchpoint's owner is a user of the workspace (its contact is checked by its rule above).
+    touchpoints: withReferenceChecks(touchpointStore, { owner_id: userReference(deps.directory) }),
     emailTemplates: templateStore,
     chatappTemplates: chatappStore,
     sends,

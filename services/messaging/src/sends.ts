@@ -10,8 +10,10 @@ import {
   type WriteContext,
   messageToRecord,
   newId,
+  checkReferences,
   validateWrite,
 } from '@crm/kit';
+import { userReference } from '@crm/directory-contract';
 import { MessagingError, MessagingErrorCode, emailTemplates, sentEmails } from '@crm/messaging-contract';
 import { contacts } from '@crm/people-contract';
 import type { DirectoryServiceDefinition, PeopleServiceDefinition } from '@crm/proto';
@@ -126,6 +128,7 @@ export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
   return {
     async queue(ctx, body, options = {}) {
       const values = validateWrite(sentEmails, body, 'create');
+      await checkReferences(ctx, body, { owner_id: userReference(deps.directory) });
       const given = values.fields;
       const contactId = given.contact_id as string;
       const templateId = (given.template_id as string | null | undefined) ?? undefined;

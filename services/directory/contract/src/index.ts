@@ -4,3 +4,4 @@
  */
 export { DIRECTORY_ERRORS, DirectoryError, DirectoryErrorCode } from './directory.errors';
 export { directoryApi } from './directory.api';
+export { userReference } from './directory.references';

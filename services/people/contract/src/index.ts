@@ -8,3 +8,4 @@ export { pools, MAX_POOL_MEMBERS_PER_CALL, parsePoolMembersBody } from './pools.
 export { poolContacts } from './pool-contacts.resource';
 export { PEOPLE_ERRORS, PeopleError, PeopleErrorCode } from './people.errors';
 export { peopleApi } from './people.api';
+export { contactReference, organizationReference } from './people.references';
