@@ -419,6 +419,20 @@ describe('references', () => {
     await created('/v1/meetings', { title: 'Demo', scheduled_start: '2026-08-10T14:00:00Z', scheduled_end: '2026-08-10T15:00:00Z', contact_id: contact, owner_id: rep });
     await created('/v1/contacts', { first_name: 'Owned', owner_id: rep });
   });
+
+  // The deletion travels as an event from people to activities: across processes, that is NATS.
+  (useNats ? test : test.skip)('a deleted contact\'s tasks, calls and meetings stay, without the contact', async () => {
+    const contact = await created('/v1/contacts', { first_name: 'Leaving' });
+    const task = await created('/v1/tasks', { title: 'Follow up', contact_id: contact });
+    const call = await created('/v1/call_logs', { status: 'completed', contact_id: contact });
+    expect((await api('DELETE', `/v1/contacts/${contact}`, { key: keys.full })).status).toBe(204);
+    await expectEventually(async () => {
+      const [t, c] = await Promise.all([api('GET', `/v1/tasks/${task}`, { key: keys.full }), api('GET', `/v1/call_logs/${call}`, { key: keys.full })]);
+      expect([t.status, t.body.data.contact_id, c.status, c.body.data.contact_id]).toEqual([200, null, 200, null]);
+    }, { timeoutMs: 20_000 });
+    // And the deleted contact can no longer be named.
+    expectError(await api('POST', '/v1/tasks', { key: keys.full, body: { title: 'Too late', contact_id: contact } }), 422, 'validation_failed');
+  });
 });
 
 (useNats ? describe : describe.skip)('activity events on NATS JetStream', () => {

@@ -1,0 +1,43 @@
+import { type CrmEvent, type EventBus, type SqlClient, type Subscription, isUuid } from '@crm/kit';
+import { PeopleEvents } from '@crm/proto';
+
+/**
+ * What a contact's deletion does to the activities that name it (gateway/README.md, "References"):
+ * its tasks, call logs and meetings stay (they are the team's history, and count in its
+ * performance) but no longer name it: their `contact_id` becomes null. Idempotent: a redelivery
+ * finds nothing left to detach. The records publish no event; nothing about them changed but the
+ * link to a record that no longer exists.
+ */
+export function createContactDetach(db: SqlClient, now: () => Date = () => new Date()) {
+  return async function detach(event: Pick<CrmEvent, 'type' | 'workspace_id' | 'data'>): Promise<number> {
+    if (event.type !== PeopleEvents.ContactDeleted) return 0;
+    const contactId = (event.data as { id?: unknown }).id;
+    if (typeof contactId !== 'string' || !isUuid(contactId) || !isUuid(event.workspace_id)) return 0;
+    const { rows } = await db.query<{ n: number }>(
+      `WITH t AS (UPDATE tasks SET contact_id = NULL, updated_at = $3::timestamptz WHERE workspace_id = $1::uuid AND contact_id = $2::uuid RETURNING 1),
+            c AS (UPDATE call_logs SET contact_id = NULL, updated_at = $3::timestamptz WHERE workspace_id = $1::uuid AND contact_id = $2::uuid RETURNING 1),
+            m AS (UPDATE meetings SET contact_id = NULL, updated_at = $3::timestamptz WHERE workspace_id = $1::uuid AND contact_id = $2::uuid RETURNING 1)
+       SELECT ((SELECT count(*) FROM t) + (SELECT count(*) FROM c) + (SELECT count(*) FROM m))::int AS n`,
+      [event.workspace_id, contactId.toLowerCase(), now().toISOString()],
+    );
+    return rows[0]?.n ?? 0;
+  };
+}
+
+export const CONTACT_DELETIONS_DURABLE = 'activities-contact-deletions';
+
+export function contactDeletionsDurableFor(schema: string): string {
+  // Deployments sharing a NATS server but not a database (test runs) each need every event.
+  return schema === 'activities' ? CONTACT_DELETIONS_DURABLE : `${CONTACT_DELETIONS_DURABLE}_${schema}`.slice(0, 64);
+}
+
+export function subscribeContactDeletions(bus: EventBus, db: SqlClient, durable: string): Promise<Subscription> {
+  const detach = createContactDetach(db);
+  return bus.subscribe({
+    durable,
+    subjects: [PeopleEvents.ContactDeleted],
+    handler: async (event) => {
+      await detach(event);
+    },
+  });
+}
