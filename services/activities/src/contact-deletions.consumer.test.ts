@@ -42,6 +42,11 @@ describe.each(sqlBackends())('a deleted contact\'s activities on $name', (backen
     expect([meeting.contact_id, meeting.title]).toEqual([null, 'Demo']);
     expect((await service.tasks.get(ws.workspaceId, String(records.keptTask.id))).contact_id).toBe(kept);
     expect((await service.tasks.get(other.workspaceId, String(records.otherTask.id))).contact_id).toBe(gone);
+    // An organization's deletion clears its tasks' organization_id alike.
+    const org = newId();
+    const orgTask = await service.tasks.create(ws, { title: 'Account review', organization_id: org });
+    expect(await detach(newEvent(PeopleEvents.OrganizationDeleted, ws.workspaceId, { id: org }))).toBe(1);
+    expect((await service.tasks.get(ws.workspaceId, String(orgTask.id))).organization_id).toBeNull();
     // Other events, and malformed ones, are no deletion.
     expect(await detach(newEvent(PeopleEvents.ContactUpdated, ws.workspaceId, { id: kept, changed: [] } as never))).toBe(0);
     expect(await detach({ type: PeopleEvents.ContactDeleted, workspace_id: ws.workspaceId, data: { id: 'nope' } } as never)).toBe(0);
