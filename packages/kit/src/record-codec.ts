@@ -95,6 +95,6 @@ export function rowToRecord(spec: ResourceSpec, row: Record<string, unknown>): A
     record[key] = value instanceof Date ? value.toISOString() : (value ?? null);
   }
   const custom = row.custom as Record<string, unknown> | null | undefined;
-  if (custom) for (const [key, value] of Object.entries(custom)) if (!(key in record)) record[key] = value;
+  if (custom) for (const [key, value] of Object.entries(custom)) if (!Object.hasOwn(record, key)) record[key] = value;
   return record;
 }

@@ -80,7 +80,7 @@ export function messageToRecord(spec: ResourceSpec, message: object): ApiRecord 
     record[key] = value === undefined || value === null ? null : field.type === 'json' ? fromProtoValue(value as ProtoValue) : value;
   }
   for (const [key, value] of Object.entries(fromStruct(fields.custom_fields as ProtoStruct | undefined))) {
-    if (!(key in record)) record[key] = value;
+    if (!Object.hasOwn(record, key)) record[key] = value;
   }
   return record;
 }
