@@ -171,8 +171,10 @@ export function valueFor(document: Json, schema: Json | undefined, depth = 0): f
       default: {
         if (s.format && FORMAT[s.format]) return FORMAT[s.format]!;
         // The free-text pattern (no NUL) is every storable string: text of any script, not the pattern's alphabet.
-        if (s.pattern && s.pattern !== '^[^\\u0000]*$') return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length <= (s.maxLength ?? 255));
-        return fc.string({ unit: 'grapheme', minLength: Math.max(1, s.minLength ?? 1), maxLength: Math.min(s.maxLength ?? 40, 40) }).filter((v) => v.trim() !== '' && !v.includes('\u0000'));
+        if (s.pattern && !s.pattern.endsWith('[^\\u0000]*$')) return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length <= (s.maxLength ?? 255));
+        return fc
+          .string({ unit: 'grapheme', minLength: Math.max(1, s.minLength ?? 1), maxLength: Math.min(s.maxLength ?? 40, 40) })
+          .filter((v) => v.trim() !== '' && !v.includes('\u0000') && !v.startsWith('\uFEFF'));
       }
     }
   });

@@ -25,11 +25,14 @@ const strictNotes = defineResource({ ...notes, customFields: false });
 /** Any string, lone surrogates and NULs included (UTF-16 units at random). */
 const anyString = fc.string({ unit: 'binary' });
 /** Strings every store keeps: well-formed Unicode without NUL. */
-const storable = fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\u0000'));
+const storable = fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\u0000') && !s.startsWith('\uFEFF'));
 
 describe('text', () => {
-  test('a string is storable exactly when it is well-formed Unicode without NUL', () => {
-    fc.assert(fc.property(anyString, (s) => expect(textProblem(s) === undefined).toBe(s.isWellFormed() && !s.includes('\u0000'))));
+  test('a string is storable exactly when it is well-formed Unicode without NUL, not beginning with a BOM', () => {
+    const storable = (s: string) => s.isWellFormed() && !s.includes('\u0000') && !s.startsWith('\uFEFF');
+    fc.assert(fc.property(anyString, (s) => expect(textProblem(s) === undefined).toBe(storable(s))));
+    fc.assert(fc.property(anyString, (s) => expect(textProblem(`\uFEFF${s}`)).toBeDefined()));
+    expect(textProblem('a\uFEFFb')).toBeUndefined();
   });
 
   test('lengths count code points, as JSON Schema does', () => {
@@ -70,7 +73,7 @@ describe('findJsonProblem', () => {
   test('any JSON a client can send whose strings and names are storable passes', () => {
     fc.assert(
       fc.property(fc.dictionary(storable, fc.jsonValue({ maxDepth: 6, stringUnit: 'grapheme' }).map(exactNumbers)), (body) => {
-        fc.pre(!JSON.stringify(body).includes('\\u0000'));
+        fc.pre(!JSON.stringify(body).includes('\\u0000') && !JSON.stringify(body).includes('"\uFEFF'));
         expect(findJsonProblem(body)).toBeUndefined();
       }),
     );

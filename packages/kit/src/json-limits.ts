@@ -3,7 +3,7 @@ import type { FieldIssue } from './errors';
 /**
  * What a request body may hold, before any field is looked at (gateway/README.md, "Input limits").
  * Every store must be able to keep what is accepted exactly as it was sent: Postgres refuses a NUL
- * in text and in jsonb, an unpaired UTF-16 surrogate cannot be encoded as UTF-8 at all (it would
+ * in text and in jsonb, PGlite drops a byte order mark that begins a text value, an unpaired UTF-16 surrogate cannot be encoded as UTF-8 at all (it would
  * come back as U+FFFD), JSON numbers beyond ±1.8e308 parse to Infinity and integers beyond 2^53
  * lose digits, and a structure nested hundreds deep exhausts recursive code on every hop.
  */
@@ -25,6 +25,9 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 /** Why a string cannot be stored as sent, or undefined when it can. */
 export function textProblem(value: string): string | undefined {
   if (value.includes('\u0000')) return 'must not contain NUL (U+0000) characters';
+  // The embedded store (PGlite) decodes text with a TextDecoder that drops a leading BOM: what
+  // every store keeps as sent does not begin with one.
+  if (value.charCodeAt(0) === 0xfeff) return 'must not begin with a byte order mark (U+FEFF)';
   if (UNPAIRED_SURROGATE.test(value)) return 'must be valid Unicode (it contains an unpaired surrogate)';
   return undefined;
 }

@@ -9,7 +9,7 @@ const NODE_SCHEMA = {
     id: { type: 'string', format: 'uuid', minLength: 36, maxLength: 36, readOnly: true },
     key: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]{1,64}$' },
     type: { type: 'string', enum: ['email', 'wait', 'task', 'call', 'chat_message', 'professional_network', 'branch', 'end'] },
-    label: { type: ['string', 'null'], maxLength: 255, pattern: '^[^\\u0000]*$' },
+    label: { type: ['string', 'null'], maxLength: 255, pattern: '^(?!\\uFEFF)[^\\u0000]*$' },
     config: { type: ['object', 'null'], description: 'Per type: see the flow graph decisions in the API documentation.' },
   },
   required: ['key', 'type'],
