@@ -16,9 +16,13 @@ export async function runMigrations(db: SqlClient, migrations: readonly Migratio
   if (new Set(ids).size !== ids.length || [...ids].sort().join() !== ids.join()) {
     throw new Error('migration ids must be unique and in order');
   }
-  await db.query(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-  );
+  // Under the lock too: two `CREATE TABLE IF NOT EXISTS` at once can both pass the check, and the
+  // second fails on the catalog's unique index.
+  await db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SET LOCAL statement_timeout = 0');
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('crm.migrations'))`);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  });
   const applied: string[] = [];
   for (const migration of migrations) {
     const ran = await db.transaction(async (tx) => {

@@ -79,7 +79,13 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
     // Only when it is missing: CREATE SCHEMA, even IF NOT EXISTS, needs CREATE on the database, which
     // a service's runtime role (DML only, see infra/postgres/roles.sql) does not have.
     const { rows } = await bootstrap.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
-    if (rows.length === 0) await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    if (rows.length === 0) {
+      // Two processes creating it at once: the loser's IF NOT EXISTS can still meet the winner's
+      // row in the catalog (23505); the schema exists either way.
+      await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch((error: { code?: string }) => {
+        if (error.code !== '23505' && error.code !== '42P06') throw error;
+      });
+    }
   } finally {
     bootstrap.release();
   }
