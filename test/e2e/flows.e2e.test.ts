@@ -1,0 +1,148 @@
+/**
+ * Flows end to end: the flows, messaging and activities services each in their own `crm start`
+ * process behind the gateway, a real SMTP server receiving what messaging delivers, and the engine
+ * working enrollments through email, wait, task and email steps. Exits from other contexts travel
+ * as events between processes, which is NATS; those tests run where NATS is.
+ */
+import nodemailer from 'nodemailer';
+import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { freePort } from '../support/processes';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
+import { type Stack, startStack } from '../support/stack';
+
+jest.setTimeout(240_000);
+
+let stack: Stack | undefined;
+let sink: SmtpSink;
+let inboundPort = 0;
+let key = '';
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  inboundPort = await freePort();
+  stack = await startStack({
+    componentEnv: {
+      messaging: { SMTP_URL: sink.url, INBOUND_SMTP_ADDR: `127.0.0.1:${inboundPort}`, MAIL_DOMAIN: 'mail.test' },
+      flows: { FLOW_ENGINE_POLL_MS: '200' },
+    },
+  });
+  key = (await stack.workspaceWithKey('Sequencers', '*')).key;
+}, 200_000);
+afterAll(async () => {
+  await stack?.stop();
+  await sink?.close();
+});
+
+const api = (method: string, path: string, body?: unknown) => stack!.api(method, path, { key, ...(body === undefined ? {} : { body }) });
+
+async function created(path: string, body: unknown): Promise<any> {
+  const response = await api('POST', path, body);
+  expect([path, response.status, response.body.error]).toEqual([path, 201, undefined]);
+  return response.body.data;
+}
+
+const messagesTo = (email: string) => sink.received.filter((m) => m.to.includes(email));
+const header = (raw: Buffer, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(raw.toString('utf8'))?.[1]?.trim();
+
+async function enrollment(id: string) {
+  return (await api('GET', `/v1/enrollments/${id}`)).body.data;
+}
+
+test('email → wait → task completed over the API → email → end: exactly two messages per contact, the second in the thread', async () => {
+  const flow = await created('/v1/flows', {
+    name: 'Intro with a call',
+    status: 'active',
+    nodes: [
+      { key: 'hello', type: 'email', config: { subject: 'Hi {{first_name}}', body: '<p>Hello {{first_name}}</p>' } },
+      { key: 'pause', type: 'wait', config: { duration_seconds: 1 } },
+      { key: 'call', type: 'call', config: { title: 'Call {{first_name}}' } },
+      { key: 'again', type: 'email', config: { body: '<p>Following up, {{first_name}}.</p>' } },
+      { key: 'done', type: 'end' },
+    ],
+    edges: [
+      { from: 'hello', to: 'pause' },
+      { from: 'pause', to: 'call' },
+      { from: 'call', to: 'again' },
+      { from: 'again', to: 'done' },
+    ],
+  });
+  const people = await Promise.all(['ada', 'grace'].map((name) => created('/v1/contacts', { first_name: name, email: `${name}@flows.test` })));
+  const enrollments = await Promise.all(people.map((c) => created('/v1/enrollments', { flow_id: flow.id, contact_id: c.id })));
+
+  // Each reaches its call step: an open task of the enrollment, completed here as a rep would.
+  for (const e of enrollments) {
+    const task = await expectEventually(async () => {
+      const tasks = (await api('GET', `/v1/tasks?flow_enrollment_id=${e.id}`)).body.data;
+      expect(tasks).toHaveLength(1);
+      expect(tasks[0]).toMatchObject({ status: 'open', type: 'call' });
+      return tasks[0];
+    }, { timeoutMs: 60_000 });
+    expect((await api('PATCH', `/v1/tasks/${task.id}`, { status: 'completed' })).status).toBe(200);
+  }
+  for (const [i, e] of enrollments.entries()) {
+    await expectEventually(async () => expect((await enrollment(e.id)).status).toBe('completed'), { timeoutMs: 60_000 });
+    const email = `${people[i].first_name}@flows.test`;
+    await expectEventually(() => expect(messagesTo(email)).toHaveLength(2), { timeoutMs: 30_000 });
+    const [first, second] = messagesTo(email);
+    expect(first!.subject).toBe(`Hi ${people[i].first_name}`);
+    // The follow-up without a subject replies in the thread under the first one's.
+    expect(second!.subject).toBe(`Re: Hi ${people[i].first_name}`);
+    expect(header(second!.raw, 'In-Reply-To')).toBe(first!.messageId);
+    const steps = (await api('GET', `/v1/enrollments/${e.id}/steps?sort=occurred_at`)).body.data.map((s: any) => [s.node_key, s.outcome]);
+    expect(steps).toEqual([
+      ['hello', 'email_queued'],
+      ['pause', 'waited'],
+      ['call', 'task_created'],
+      ['call', 'task_completed'],
+      ['again', 'email_queued'],
+      ['done', 'completed'],
+    ]);
+  }
+  const analytics = (await api('GET', `/v1/flows/${flow.id}/analytics`)).body.data;
+  expect(analytics.enrollments).toMatchObject({ completed: 2 });
+});
+
+// Exits travel between processes as events: over NATS, where it is.
+(isReachableSync(TEST_NATS_URL) ? test : test.skip)('a reply, a meeting and a contact deletion each exit the enrollment with their reason, and nothing more is sent', async () => {
+  const flow = await created('/v1/flows', {
+    name: 'Patient follow-up',
+    status: 'active',
+    nodes: [
+      { key: 'hello', type: 'email', config: { subject: 'Quick question', body: '<p>Hi {{first_name}}</p>' } },
+      { key: 'pause', type: 'wait', config: { duration_seconds: 3600 } },
+      { key: 'again', type: 'email', config: { body: '<p>Bumping this.</p>' } },
+    ],
+    edges: [
+      { from: 'hello', to: 'pause' },
+      { from: 'pause', to: 'again' },
+    ],
+  });
+  const [replier, booker, leaver] = await Promise.all(['replier', 'booker', 'leaver'].map((n) => created('/v1/contacts', { first_name: n, email: `${n}@exits.test` })));
+  const [byReply, byMeeting, byDeletion] = await Promise.all(
+    [replier, booker, leaver].map((c) => created('/v1/enrollments', { flow_id: flow.id, contact_id: c.id })),
+  );
+  for (const n of ['replier', 'booker', 'leaver']) await expectEventually(() => expect(messagesTo(`${n}@exits.test`)).toHaveLength(1), { timeoutMs: 60_000 });
+
+  const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: inboundPort, secure: false, ignoreTLS: true });
+  try {
+    const first = messagesTo('replier@exits.test')[0]!;
+    await smtp.sendMail({ from: 'replier@exits.test', to: 'reply@mail.test', subject: 'Re: Quick question', text: 'Not now, thanks.', inReplyTo: first.messageId, references: [first.messageId!] });
+  } finally {
+    smtp.close();
+  }
+  await created('/v1/meetings', { title: 'Demo', contact_id: booker.id, scheduled_start: '2026-12-01T15:00:00Z', scheduled_end: '2026-12-01T15:30:00Z' });
+  expect((await api('DELETE', `/v1/contacts/${leaver.id}`)).status).toBe(204);
+
+  for (const [e, reason] of [
+    [byReply, 'replied'],
+    [byMeeting, 'meeting_booked'],
+    [byDeletion, 'contact_deleted'],
+  ] as const) {
+    await expectEventually(async () => expect(await enrollment(e.id)).toMatchObject({ status: 'exited', exit_reason: reason }), { timeoutMs: 60_000 });
+    const steps = (await api('GET', `/v1/enrollments/${e.id}/steps?sort=occurred_at`)).body.data.map((s: any) => s.outcome);
+    expect(steps[steps.length - 1]).toBe('exited');
+    expect(steps.filter((o: string) => o === 'email_queued')).toHaveLength(1);
+  }
+  expect((await api('GET', `/v1/flows/${flow.id}/analytics`)).body.data.exits).toMatchObject({ replied: 1, meeting_booked: 1, contact_deleted: 1 });
+});
