@@ -168,6 +168,26 @@ describe('what the HTTP parser refuses is answered in the envelope', () => {
     envelope(await raw(`GET /v1/contacts?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`), '431 Request Header Fields Too Large', 'invalid_request');
   });
 
+  test('a client that keeps sending after its refusal, ignoring the close, is cut off within a second or so', async () => {
+    const started = Date.now();
+    const received = await new Promise<string>((resolve) => {
+      // allowHalfOpen: it ignores the gateway's end of the connection and keeps its own side open.
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.write(`GET /?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n`));
+      let got = '';
+      const timer = setInterval(() => socket.writable && socket.write('x'), 100);
+      socket.on('data', (chunk) => (got += chunk.toString()));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve(got);
+      });
+    });
+    // 431 or 400, as the parser meets the stream first; the answer in the envelope either way.
+    expect(received).toMatch(/^HTTP\/1\.1 (431|400) /);
+    expect(JSON.parse(received.split('\r\n\r\n')[1]!).error.code).toBe('invalid_request');
+    expect(Date.now() - started).toBeLessThan(1_000 + SLACK_MS + 500);
+  });
+
   test('bytes that are not HTTP: 400', async () => {
     envelope(await raw('NOT HTTP AT ALL\r\n\r\n'), '400 Bad Request', 'invalid_request');
     envelope(await raw('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'), '400 Bad Request', 'invalid_request');

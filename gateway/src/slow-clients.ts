@@ -25,9 +25,9 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = { headersMs: 10_000, requ
  */
 const CHECK_INTERVAL_MS = 1_000;
 /**
- * A connection answered with a client error is closed by the gateway once its client has been
- * silent this long, or has sent this much more (the rest of an oversized request is read, so the
- * client gets the answer rather than a reset, but not without end).
+ * A connection answered with a client error other than a timeout is closed by the gateway this
+ * long after the answer, or once its client has sent this much more: the rest of an oversized
+ * request is read, so the client gets the answer rather than a reset, but not without end.
  */
 const LINGER_MS = 1_000;
 const MAX_DRAINED_BYTES = 2 * 1024 * 1024;
@@ -74,22 +74,26 @@ export function answerSlowClients(app: FastifyInstance, log: Logger): void {
     const remote = socket.remoteAddress;
     if (socket.writable && !answered) {
       const body = JSON.stringify({ error: { code: answer.code, message: answer.message, request_id: requestId } });
-      // end(), not destroy(): closing a socket with unread bytes (the rest of an oversized request)
-      // makes the kernel send a reset, and the client may lose the answer before reading it. What
-      // still arrives is read and dropped, within LINGER_MS and MAX_DRAINED_BYTES.
-      socket.end(
+      const response =
         `HTTP/1.1 ${answer.status} ${answer.reason}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`,
-      );
-      let drained = 0;
-      let linger = setTimeout(() => socket.destroy(), LINGER_MS).unref();
-      socket.on('data', (chunk: Buffer) => {
-        drained += chunk.length;
-        clearTimeout(linger);
-        linger = setTimeout(() => socket.destroy(), LINGER_MS).unref();
-        if (drained > MAX_DRAINED_BYTES) socket.destroy();
-      });
-      socket.resume();
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`;
+      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+        // A slow client is cut off at once: what it still trickles is not waited for.
+        socket.write(response);
+        socket.destroy();
+      } else {
+        // end(), not destroy(): closing a socket with unread bytes (the rest of an oversized request)
+        // makes the kernel send a reset, and the client may lose the answer before reading it. What
+        // still arrives is read and dropped, for LINGER_MS at most and MAX_DRAINED_BYTES at most.
+        socket.end(response);
+        let drained = 0;
+        socket.on('data', (chunk: Buffer) => {
+          drained += chunk.length;
+          if (drained > MAX_DRAINED_BYTES) socket.destroy();
+        });
+        socket.resume();
+        setTimeout(() => socket.destroy(), LINGER_MS).unref();
+      }
     } else {
       socket.destroy();
     }

@@ -155,3 +155,4 @@ test('send → delivered → open → click → reply → bounce → refused; un
   // Exactly the two sends reached the SMTP server, once each.
   expect(sink.received.filter((m) => [send.message_id, second.send.message_id].includes(m.messageId)).length).toBe(2);
 });
+

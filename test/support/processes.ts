@@ -30,6 +30,8 @@ export interface CrmProcess {
   readonly child: ChildProcess;
   output(): string;
   stop(): Promise<void>;
+  /** SIGKILL: no drain, no flush, as a crash or an OOM kill ends a process. */
+  kill(): Promise<void>;
 }
 
 /** Starts `crm <args>`: the repository's, or the one under `root` (a copy of an image's files). */
@@ -50,6 +52,12 @@ export function startCrm(name: string, args: string[], env: NodeJS.ProcessEnv, r
     name,
     child,
     output: () => output,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -19,6 +19,8 @@ export interface SinkRules {
   rcpt?: (address: string) => { code: number; message: string } | undefined;
   /** An error for the whole message, answered after its end-of-data mark. */
   data?: (raw: Buffer) => { code: number; message: string } | undefined;
+  /** How long the server takes to answer a message's end-of-data mark (a slow server). */
+  delayMs?: number;
 }
 
 export interface SmtpSink {
@@ -53,7 +55,8 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        if (sink.rules.delayMs) await new Promise((resolve) => setTimeout(resolve, sink.rules.delayMs));
         const raw = Buffer.concat(chunks);
         const refusal = sink.rules.data?.(raw);
         if (refusal) return callback(smtpError(refusal));

@@ -56,10 +56,10 @@ export interface Stack {
   /** A key with these scopes in an existing workspace. */
   createKey(workspaceId: string, scopes: string, env?: string): Promise<{ key: string; id: string }>;
   /**
-   * Stops a process (SIGTERM; a service or a gateway) and starts it again with the same
-   * configuration, plus `env` when given.
+   * Stops a process (SIGTERM, or SIGKILL with `kill`; a service or a gateway) and starts it again
+   * with the same configuration, plus `env` when given.
    */
-  restart(name: string, whileStopped?: () => Promise<void>, env?: NodeJS.ProcessEnv): Promise<void>;
+  restart(name: string, whileStopped?: () => Promise<void>, env?: NodeJS.ProcessEnv, how?: { kill?: boolean }): Promise<void>;
   /** Stops every process, drops this run's schemas and removes the data folder. */
   stop(): Promise<void>;
 }
@@ -160,11 +160,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     baseUrl,
     gatewayUrls,
     schemas: Object.fromEntries(SERVICE_COMPONENTS.filter((c) => c.database).map((c) => [c.name, `${run}_${c.name}`])),
-    async restart(name, whileStopped, env) {
+    async restart(name, whileStopped, env, how) {
       const index = processes.findIndex((p) => p.name === name);
       const launch = launchers.get(name);
       if (index < 0 || !launch) throw new Error(`no process ${name}`);
-      await processes[index]!.stop();
+      await (how?.kill ? processes[index]!.kill() : processes[index]!.stop());
       await whileStopped?.();
       processes[index] = launch(env);
     },
