@@ -23,7 +23,13 @@ beforeAll(async () => {
   inboundPort = await freePort();
   stack = await startStack({
     componentEnv: {
-      messaging: { SMTP_URL: sink.url, INBOUND_SMTP_ADDR: `127.0.0.1:${inboundPort}`, MAIL_DOMAIN: 'mail.test', PUBLIC_URL: 'http://127.0.0.1:8080' },
+      messaging: {
+        SMTP_URL: sink.url,
+        INBOUND_SMTP_ADDR: `127.0.0.1:${inboundPort}`,
+        MAIL_DOMAIN: 'mail.test',
+        PUBLIC_URL: 'http://127.0.0.1:8080',
+        DELIVERY_RETRY_BASE_MS: '300',
+      },
     },
   });
   key = (await stack.workspaceWithKey('Mailers', '*')).key;
@@ -156,3 +162,44 @@ test('send → delivered → open → click → reply → bounce → refused; un
   expect(sink.received.filter((m) => [send.message_id, second.send.message_id].includes(m.messageId)).length).toBe(2);
 });
 
+
+test('an unsubscribe that lands while a send waits for its retry: the send is never delivered and fails saying why', async () => {
+  const carol = await contact('carol@example.com');
+  const first = await delivered(carol);
+  // The server puts carol's next message off (451): the send stays queued between its attempts.
+  let putOff = 0;
+  sink.rules = {
+    rcpt: (address) => {
+      if (address !== 'carol@example.com') return undefined;
+      putOff++;
+      return { code: 451, message: '4.7.1 try again later' };
+    },
+  };
+  try {
+    const queued = await api('POST', '/v1/sent_emails', { contact_id: carol, subject: 'Following up', body: '<p>Hi</p>' });
+    expect(queued.status).toBe(201);
+    await expectEventually(async () => expect(putOff).toBeGreaterThanOrEqual(1), { timeoutMs: 30_000 });
+    expect((await api('GET', `/v1/sent_emails/${queued.body.data.id}`)).body.data.status).toBe('queued');
+
+    const unsubscribed = await fetch(`${stack!.baseUrl}/u/${tokenIn(first.raw, 'u')}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(unsubscribed.status).toBe(200);
+    sink.rules = {}; // the server would take it now: exit wins at send time all the same
+    const failed = await expectEventually(
+      async () => {
+        const read = await api('GET', `/v1/sent_emails/${queued.body.data.id}`);
+        expect(read.body.data.status).toBe('failed');
+        return read.body.data;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(failed.failure_reason).toMatch(/suppressed: unsubscribed/);
+    expect(sink.countOf(failed.message_id)).toBe(0);
+    expect(sink.countOf(first.send.message_id)).toBe(1);
+  } finally {
+    sink.rules = {};
+  }
+});

@@ -21,6 +21,7 @@ export const MESSAGING_SETTINGS = {
   DELIVERY_CONCURRENCY: setting.int(16, 1, 256),
   DELIVERY_RETRY_BASE_MS: setting.int(60_000, 10, 3_600_000),
   DELIVERY_MAX_ATTEMPTS: setting.int(6, 1, 50),
+  DELIVERY_LEASE_MS: setting.int(120_000, 5_000, 3_600_000),
   CRM_DATA_DIR: setting.string('.data'),
 } as const;
 
@@ -61,6 +62,7 @@ export const messagingService: SqlServiceDefinition<MessagingService, { people: 
         deliveryConcurrency: config.DELIVERY_CONCURRENCY,
         retryBaseMs: config.DELIVERY_RETRY_BASE_MS,
         maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
+        leaseMs: config.DELIVERY_LEASE_MS,
         inboundMaxBytes: config.INBOUND_MAX_BYTES,
       },
     });

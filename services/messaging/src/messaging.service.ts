@@ -50,6 +50,8 @@ export interface MessagingSettings {
   trackingSecrets: string[];
   deliveryConcurrency?: number;
   retryBaseMs?: number;
+  /** How long a delivery claim holds a send before another worker may take it. */
+  leaseMs?: number;
   maxAttempts?: number;
   inboundMaxBytes?: number;
 }
@@ -211,6 +213,7 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
     concurrency: settings.deliveryConcurrency,
     retryBaseMs: settings.retryBaseMs,
     maxAttempts: settings.maxAttempts,
+    leaseMs: settings.leaseMs,
   });
 
   const sends = createSends({

@@ -231,7 +231,24 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (!prepared) return;
     const { send } = prepared;
     if (prepared.committedAt) {
-      await commit((tx) => markSent(tx, send, prepared.committedProvider ?? 'smtp', prepared.committedAt!));
+      // Its worker stopped after committing the hand-over and before recording the answer. Over
+      // SMTP the end-of-data mark followed the commit at once: taken as delivered, never sent
+      // twice (gateway/README.md, "Delivery, once"). The log provider's file is finished now.
+      const provider = prepared.committedProvider ?? 'smtp';
+      if (provider === 'log' && !(await options.transports.finishLogged(send.workspace_id, send.id))) {
+        log.warn({ sentEmailId: send.id }, 'a logged send committed by a stopped worker left no file; it is written again');
+        await commit(async (tx) => {
+          await tx.query(`UPDATE deliveries SET state = 'sending' WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid AND lease_token = $3::uuid`, [
+            send.workspace_id,
+            send.id,
+            token,
+          ]);
+          return [];
+        });
+        return deliver(c, token);
+      }
+      log.warn({ sentEmailId: send.id, provider }, 'handed over by a worker that stopped before the answer; taken as delivered');
+      await commit((tx) => markSent(tx, send, provider, prepared.committedAt!));
       return;
     }
     const transport = await options.transports.forWorkspace(send.workspace_id);

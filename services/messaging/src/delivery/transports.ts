@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Logger } from '@crm/kit';
@@ -30,6 +30,11 @@ export interface Transport {
 
 export interface Transports {
   forWorkspace(workspaceId: string): Promise<Transport>;
+  /**
+   * Finishes a `log` hand-over whose worker died between its commit and the file's last step
+   * (the message was written whole before the commit): true when the file is there now.
+   */
+  finishLogged(workspaceId: string, sentEmailId: string): Promise<boolean>;
   close(): void;
 }
 
@@ -104,20 +109,45 @@ function smtpTransport(pool: Pool): Transport {
   };
 }
 
+const logFile = (mailDir: string, workspaceId: string, sentEmailId: string) => path.join(mailDir, workspaceId, `${sentEmailId}.eml`);
+
+/**
+ * The `log` provider's hand-over mirrors SMTP's: the whole message is written to `<id>.eml.tmp`
+ * first, `beforeEnd` commits, and the rename is the end-of-data mark. Unlike SMTP, a worker that
+ * dies between the commit and the rename leaves the message on disk: `finishLogged` completes it.
+ */
 function logTransport(mailDir: string): Transport {
   return {
     provider: 'log',
     async send(message, beforeEnd) {
-      await beforeEnd();
-      const dir = path.join(mailDir, message.workspaceId);
-      await mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${message.sentEmailId}.eml`);
+      const file = logFile(mailDir, message.workspaceId, message.sentEmailId);
+      await mkdir(path.dirname(file), { recursive: true });
       // Written whole or not at all; writing it again after a crash leaves the same one file.
       await writeFile(`${file}.tmp`, message.raw);
+      try {
+        await beforeEnd();
+      } catch (error) {
+        await rm(`${file}.tmp`, { force: true });
+        throw error;
+      }
       await rename(`${file}.tmp`, file);
       return { response: `written to ${file}` };
     },
   };
+}
+
+async function finishLogged(mailDir: string, workspaceId: string, sentEmailId: string): Promise<boolean> {
+  const file = logFile(mailDir, workspaceId, sentEmailId);
+  try {
+    await rename(`${file}.tmp`, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return stat(file).then(
+      () => true,
+      () => false,
+    );
+  }
 }
 
 export interface TransportsOptions {
@@ -170,6 +200,7 @@ export function createTransports(options: TransportsOptions): Transports {
       }
       return log;
     },
+    finishLogged: (workspaceId, sentEmailId) => finishLogged(options.mailDir, workspaceId, sentEmailId),
     close() {
       for (const { pool } of pools.values()) pool.close();
       pools.clear();
