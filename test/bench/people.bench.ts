@@ -14,7 +14,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import {
   type ListQuery,
   type ResourceSpec,
@@ -31,11 +30,10 @@ import {
 } from '@crm/kit';
 import { contacts, poolContacts } from '@crm/people-contract';
 import { migrations } from '@crm/people';
-import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
-import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from '../support/processes';
+import { REPO_ROOT, runCrmJson } from '../support/processes';
+import { DATABASE_URL, log, measureLoad, startBenchStack } from './bench-stack';
 import { SEED_SIZES, SEED_VERSION, seedPeople } from './people-seed';
 
-const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = process.env.BENCH_SCHEMA || 'bench_people';
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 1000);
 const BULK_REQUESTS = Number(process.env.BENCH_BULK_REQUESTS || 200);
@@ -59,67 +57,13 @@ interface State {
   secrets: { CURSOR_SECRET: string; SECRETS_KEY: string; KEY_PEPPER: string };
 }
 
-const log = (line: string) => process.stdout.write(`${line}\n`);
 
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-/** Limits out of the way unless the caller set them; every RATE_LIMIT_* variable is passed on. */
-function rateLimitEnv(): NodeJS.ProcessEnv {
-  const given = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT')));
-  return {
-    RATE_LIMIT_DISABLED: '1',
-    RATE_LIMIT_KEY: '1000000000',
-    RATE_LIMIT_WORKSPACE: '1000000000',
-    ...given,
-  };
-}
-
 async function startProcesses(secrets: State['secrets']): Promise<{ baseUrl: string; directoryAddr: string; stop(): Promise<void> }> {
-  const common: NodeJS.ProcessEnv = {
-    ...secrets,
-    CRM_DATA_DIR: STATE_DIR,
-    DATABASE_URL,
-    // Events stay in each process: the outbox relay still runs, without a network hop to NATS.
-    NATS_URL: '',
-    MONGO_URL: '',
-    LOG_LEVEL: 'warn',
-    OTEL_TRACES_EXPORTER: 'none',
-    DB_POOL_SIZE: '10',
-  };
-  const addresses: Record<string, string> = {};
-  for (const component of SERVICE_COMPONENTS) addresses[component.name] = `127.0.0.1:${await freePort()}`;
-  const processes: CrmProcess[] = SERVICE_COMPONENTS.map((component) =>
-    startCrm(component.name, ['start', component.name], {
-      ...common,
-      GRPC_ADDR: addresses[component.name],
-      ...(component.database ? { DB_SCHEMA: component.name === 'people' ? SCHEMA : `bench_${component.name}` } : {}),
-    }),
-  );
-  const port = await freePort();
-  const serviceAddrs = Object.fromEntries(Object.entries(addresses).map(([name, address]) => [addressEnv(name), address]));
-  processes.push(startCrm('gateway', ['start', 'gateway'], { ...common, ...serviceAddrs, ...rateLimitEnv(), PORT: String(port) }));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-  };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const exited = processes.find((p) => p.child.exitCode !== null);
-    if (exited) {
-      await stop();
-      throw new Error(`${exited.name} exited:\n${exited.output()}`);
-    }
-    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.status === 200, () => false);
-    if (ready) break;
-    if (Date.now() > deadline) {
-      for (const p of processes) log(`--- ${p.name} ---\n${p.output()}`);
-      await stop();
-      throw new Error('the stack did not become ready within 120 s');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return { baseUrl, directoryAddr: addresses.directory!, stop };
+  const stack = await startBenchStack({ secrets, dataDir: STATE_DIR, schemaOf: (name) => (name === 'people' ? SCHEMA : `bench_${name}`) });
+  return { baseUrl: stack.baseUrl, directoryAddr: stack.addresses.directory!, stop: stack.stop };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,41 +217,8 @@ interface Result {
   rps: number;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-
-/** `total` requests shared by CLIENTS concurrent clients, after a warm-up; latencies in ms. */
-async function measure(
-  name: string,
-  total: number,
-  request: (i: number, client: number) => Promise<Response>,
-  expectStatus = 200,
-  warmup = 30,
-): Promise<Result> {
-  const run = async (count: number, record: number[] | undefined) => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, client) => {
-        for (let i = next++; i < count; i = next++) {
-          const started = performance.now();
-          const response = await request(i, client);
-          const body = await response.text();
-          const ms = performance.now() - started;
-          if (response.status !== expectStatus) throw new Error(`${name}: HTTP ${response.status} ${body.slice(0, 300)}`);
-          record?.push(ms);
-        }
-      }),
-    );
-  };
-  await run(warmup, undefined);
-  const latencies: number[] = [];
-  const started = performance.now();
-  await run(total, latencies);
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const result = { name, requests: total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1]!, rps: total / seconds };
-  log(`  ${name.padEnd(58)} p50 ${result.p50.toFixed(1).padStart(6)} ms  p99 ${result.p99.toFixed(1).padStart(6)} ms  ${result.rps.toFixed(0).padStart(5)} req/s`);
-  return result;
-}
+const measure = (name: string, total: number, request: (i: number, client: number) => Promise<Response>, expectStatus = 200, warmup = 30): Promise<Result> =>
+  measureLoad(name, { total, clients: CLIENTS, warmup, expectStatus }, request);
 
 async function main(): Promise<void> {
   const state = await prepare();

@@ -5,9 +5,9 @@
  * as events between processes, which is NATS: these tests run where NATS is (all-in-one, one
  * process with its in-process bus, is covered by the flows service's own tests).
  */
-import nodemailer from 'nodemailer';
 import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
 import { TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { sendToInbound } from '../support/mail';
 import { freePort } from '../support/processes';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type Stack, startStack } from '../support/stack';
@@ -126,13 +126,8 @@ async function enrollment(id: string) {
   );
   for (const n of ['replier', 'booker', 'leaver']) await expectEventually(() => expect(messagesTo(`${n}@exits.test`)).toHaveLength(1), { timeoutMs: 60_000 });
 
-  const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: inboundPort, secure: false, ignoreTLS: true });
-  try {
-    const first = messagesTo('replier@exits.test')[0]!;
-    await smtp.sendMail({ from: 'replier@exits.test', to: 'reply@mail.test', subject: 'Re: Quick question', text: 'Not now, thanks.', inReplyTo: first.messageId, references: [first.messageId!] });
-  } finally {
-    smtp.close();
-  }
+  const first = messagesTo('replier@exits.test')[0]!;
+  await sendToInbound(inboundPort, { from: 'replier@exits.test', to: 'reply@mail.test', subject: 'Re: Quick question', text: 'Not now, thanks.', inReplyTo: first.messageId, references: [first.messageId!] });
   await created('/v1/meetings', { title: 'Demo', contact_id: booker.id, scheduled_start: '2026-12-01T15:00:00Z', scheduled_end: '2026-12-01T15:30:00Z' });
   expect((await api('DELETE', `/v1/contacts/${leaver.id}`)).status).toBe(204);
 

@@ -4,8 +4,8 @@
  * and bounces sent to its inbound SMTP listener by a standard SMTP client (nodemailer):
  * send → delivered → open → click → reply → bounce → unsubscribe → refused.
  */
-import nodemailer from 'nodemailer';
 import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { dsnFor, mailText as text, sendToInbound, tokenIn, unsubscribeOneClick } from '../support/mail';
 import { freePort } from '../support/processes';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type Stack, startStack } from '../support/stack';
@@ -40,9 +40,6 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown) => stack!.api(method, path, { key, ...(body === undefined ? {} : { body }) });
-/** The delivered message's text, quoted-printable soft breaks undone. */
-const text = (raw: Buffer) => raw.toString('utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-const tokenIn = (raw: Buffer, kind: 'o' | 'c' | 'u') => new RegExp(`/${kind === 'u' ? 'u' : `t/${kind}`}/([A-Za-z0-9_-]+)`).exec(text(raw))?.[1];
 
 async function contact(email: string): Promise<string> {
   const created = await api('POST', '/v1/contacts', { first_name: 'Ada', email });
@@ -90,49 +87,17 @@ test('send → delivered → open → click → reply → bounce → refused; un
   for (const event of await eventsOf(send.id)) expect(typeof event.is_bot).toBe('boolean');
 
   // A reply and a DSN bounce, sent to the inbound listener with a standard SMTP client.
-  const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: inboundPort, secure: false, ignoreTLS: true });
-  try {
-    await smtp.sendMail({
-      from: 'ada@example.com',
-      to: `reply@mail.test`,
-      subject: 'Re: Hello Ada',
-      text: 'Sounds good, call me.',
-      inReplyTo: send.message_id,
-      references: [send.message_id],
-      messageId: '<ada-reply@example.com>',
-    });
-    await expectEventually(async () => expect((await eventsOf(send.id)).map((e) => e.event_type)).toContain('reply'));
-    await smtp.sendMail({
-      envelope: { from: '', to: [`bounces+${send.id}@mail.test`] },
-      raw: [
-        'From: MAILER-DAEMON@mx.example.com',
-        `To: bounces+${send.id}@mail.test`,
-        'Subject: Undelivered Mail Returned to Sender',
-        'Message-ID: <dsn-e2e@mx.example.com>',
-        'MIME-Version: 1.0',
-        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"',
-        '',
-        '--b',
-        'Content-Type: text/plain',
-        '',
-        'Delivery failed.',
-        '--b',
-        'Content-Type: message/delivery-status',
-        '',
-        'Reporting-MTA: dns; mx.example.com',
-        '',
-        'Final-Recipient: rfc822; ada@example.com',
-        'Action: failed',
-        'Status: 5.1.1',
-        'Diagnostic-Code: smtp; 550 5.1.1 user unknown',
-        '',
-        '--b--',
-        '',
-      ].join('\r\n'),
-    });
-  } finally {
-    smtp.close();
-  }
+  await sendToInbound(inboundPort, {
+    from: 'ada@example.com',
+    to: `reply@mail.test`,
+    subject: 'Re: Hello Ada',
+    text: 'Sounds good, call me.',
+    inReplyTo: send.message_id,
+    references: [send.message_id],
+    messageId: '<ada-reply@example.com>',
+  });
+  await expectEventually(async () => expect((await eventsOf(send.id)).map((e) => e.event_type)).toContain('reply'));
+  await sendToInbound(inboundPort, dsnFor(send.id, 'ada@example.com', { mailDomain: 'mail.test' }));
   await expectEventually(async () => {
     expect((await api('GET', `/v1/sent_emails/${send.id}`)).body.data.status).toBe('bounced');
     expect((await eventsOf(send.id)).map((e) => e.event_type)).toEqual(['open', 'click', 'reply', 'bounce']);
@@ -148,11 +113,7 @@ test('send → delivered → open → click → reply → bounce → refused; un
   expect(text(second.raw)).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/i);
   const page = await fetch(`${base}/u/${tokenIn(second.raw, 'u')}`);
   expect(page.status).toBe(200); // a confirmation page: link scanners change nothing
-  const unsubscribed = await fetch(`${base}/u/${tokenIn(second.raw, 'u')}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'List-Unsubscribe=One-Click',
-  });
+  const unsubscribed = await unsubscribeOneClick(base, second.raw);
   expect(unsubscribed.status).toBe(200);
   await expectEventually(async () => expect((await eventsOf(second.send.id)).map((e) => e.event_type)).toContain('unsubscribe'));
   const afterUnsubscribe = await api('POST', '/v1/sent_emails', { contact_id: bob, subject: 'Again', body: 'Hi' });
@@ -181,11 +142,7 @@ test('an unsubscribe that lands while a send waits for its retry: the send is ne
     await expectEventually(async () => expect(putOff).toBeGreaterThanOrEqual(1), { timeoutMs: 30_000 });
     expect((await api('GET', `/v1/sent_emails/${queued.body.data.id}`)).body.data.status).toBe('queued');
 
-    const unsubscribed = await fetch(`${stack!.baseUrl}/u/${tokenIn(first.raw, 'u')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'List-Unsubscribe=One-Click',
-    });
+    const unsubscribed = await unsubscribeOneClick(stack!.baseUrl, first.raw);
     expect(unsubscribed.status).toBe(200);
     sink.rules = {}; // the server would take it now: exit wins at send time all the same
     const failed = await expectEventually(

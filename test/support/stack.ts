@@ -33,6 +33,12 @@ export interface StackOptions {
   gatewayAddressOf?: (component: string, address: string) => string | Promise<string>;
   /** Environment for one service component only (its database role, DB_MIGRATE), by name; wins over the rest. */
   componentEnv?: Record<string, NodeJS.ProcessEnv>;
+  /**
+   * More instances of a service component on the same database (Postgres only), by name: `{messaging: 2}`
+   * starts `messaging` and `messaging-2`. Gateway k calls instance k (modulo their number); the other
+   * services call the first.
+   */
+  replicas?: Record<string, number>;
 }
 
 export interface Stack {
@@ -107,16 +113,33 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   for (const component of SERVICE_COMPONENTS) {
     launchers.set(component.name, (env) => startCrm(component.name, ['start', component.name], { ...serviceEnv(component), ...env }));
   }
-  const serviceAddrs: NodeJS.ProcessEnv = {};
-  for (const [name, address] of Object.entries(addresses)) {
-    serviceAddrs[addressEnv(name)] = options.gatewayAddressOf ? await options.gatewayAddressOf(name, address!) : address;
+  // Extra instances: the same component and schema at their own address.
+  const instances: Record<string, string[]> = Object.fromEntries(Object.entries(addresses).map(([name, address]) => [name, [address]]));
+  for (const [name, count] of Object.entries(options.replicas ?? {})) {
+    const component = SERVICE_COMPONENTS.find((c) => c.name === name);
+    if (!component) throw new Error(`no service component ${name}`);
+    if (count > 1 && component.database && !usePostgres) throw new Error(`replicas of ${name} share a database: Postgres only`);
+    for (let n = 2; n <= count; n++) {
+      const address = `127.0.0.1:${await freePort()}`;
+      instances[name]!.push(address);
+      launchers.set(`${name}-${n}`, (env) => startCrm(`${name}-${n}`, ['start', name], { ...serviceEnv(component), GRPC_ADDR: address, ...env }));
+    }
   }
-  gatewayPorts.forEach((port, i) => {
+  const gatewayServiceAddrs = async (gateway: number): Promise<NodeJS.ProcessEnv> => {
+    const addrs: NodeJS.ProcessEnv = {};
+    for (const [name, list] of Object.entries(instances)) {
+      const address = list[gateway % list.length]!;
+      addrs[addressEnv(name)] = options.gatewayAddressOf ? await options.gatewayAddressOf(name, address) : address;
+    }
+    return addrs;
+  };
+  for (const [i, port] of gatewayPorts.entries()) {
     const name = i === 0 ? 'gateway' : `gateway-${i + 1}`;
+    const serviceAddrs = await gatewayServiceAddrs(i);
     launchers.set(name, (env) =>
       startCrm(name, ['start', 'gateway'], { ...common, ...serviceAddrs, ...options.gatewayEnv, PORT: String(port), ...env }),
     );
-  });
+  }
   const processes: CrmProcess[] = [...launchers.values()].map((launch) => launch());
 
   const stop = async () => {
@@ -141,7 +164,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       async () => {
         for (const p of processes) if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.output()}`);
         // Each process ready on its own: a gateway is ready without the contexts' services.
-        for (const [name, address] of Object.entries(addresses)) expect([name, await grpcServing(address)]).toEqual([name, true]);
+        for (const [name, list] of Object.entries(instances)) for (const address of list) expect([name, await grpcServing(address)]).toEqual([name, true]);
         for (const url of gatewayUrls) expect((await fetch(`${url}/readyz`)).status).toBe(200);
       },
       { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200 },

@@ -1,0 +1,156 @@
+import { performance } from 'node:perf_hooks';
+import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
+import { type CrmProcess, freePort, runCrmJson, startCrm } from '../support/processes';
+
+/**
+ * What every benchmark shares: the system started as separate `crm start` processes on this
+ * machine's Postgres (no NATS: events stay in each process, the outbox relay still runs), quiet
+ * logs, spans created and not exported, rate limits out of the way; and the load loop with its
+ * latency quantiles.
+ */
+export const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+export const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The q-quantile of ascending samples (nearest rank). */
+export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+
+/** Limits out of the way unless the caller set them; every RATE_LIMIT_* variable is passed on. */
+export function rateLimitEnv(): NodeJS.ProcessEnv {
+  const given = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT')));
+  return {
+    RATE_LIMIT_DISABLED: '1',
+    RATE_LIMIT_KEY: '1000000000',
+    RATE_LIMIT_WORKSPACE: '1000000000',
+    ...given,
+  };
+}
+
+export interface BenchStackOptions {
+  /** CURSOR_SECRET, SECRETS_KEY, KEY_PEPPER (kept by a bench that reuses its seed). */
+  secrets: NodeJS.ProcessEnv;
+  dataDir: string;
+  /** The Postgres schema of each service on a database. */
+  schemaOf: (component: string) => string;
+  /** More environment for one component (a service or `gateway`). */
+  componentEnv?: Record<string, NodeJS.ProcessEnv>;
+}
+
+export interface BenchStack {
+  baseUrl: string;
+  addresses: Record<string, string>;
+  /** Runs `crm admin <args>` against this stack's directory. */
+  admin<T>(args: string[]): Promise<T>;
+  /** A new workspace and a key with every scope. */
+  workspaceWithKey(name: string): Promise<{ workspaceId: string; key: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
+  const common: NodeJS.ProcessEnv = {
+    ...options.secrets,
+    CRM_DATA_DIR: options.dataDir,
+    DATABASE_URL,
+    // Events stay in each process: the outbox relay still runs, without a network hop to NATS.
+    NATS_URL: '',
+    MONGO_URL: '',
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+    OTEL_TRACES_EXPORTER: 'none',
+    DB_POOL_SIZE: '10',
+  };
+  const addresses: Record<string, string> = {};
+  for (const component of SERVICE_COMPONENTS) addresses[component.name] = `127.0.0.1:${await freePort()}`;
+  const peerAddrs = Object.fromEntries(Object.entries(addresses).map(([name, address]) => [addressEnv(name), address]));
+  const processes: CrmProcess[] = SERVICE_COMPONENTS.map((component) =>
+    startCrm(component.name, ['start', component.name], {
+      ...common,
+      ...peerAddrs,
+      GRPC_ADDR: addresses[component.name],
+      ...(component.database ? { DB_SCHEMA: options.schemaOf(component.name) } : {}),
+      ...options.componentEnv?.[component.name],
+    }),
+  );
+  const port = await freePort();
+  processes.push(startCrm('gateway', ['start', 'gateway'], { ...common, ...peerAddrs, ...rateLimitEnv(), PORT: String(port), ...options.componentEnv?.gateway }));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const exited = processes.find((p) => p.child.exitCode !== null);
+    if (exited) {
+      await stop();
+      throw new Error(`${exited.name} exited:\n${exited.output()}`);
+    }
+    const ready = await fetch(`${baseUrl}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) {
+      for (const p of processes) log(`--- ${p.name} ---\n${p.output()}`);
+      await stop();
+      throw new Error('the stack did not become ready within 120 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const adminEnv = { DIRECTORY_ADDR: addresses.directory };
+  const admin = <T>(args: string[]) => runCrmJson<T>(args, adminEnv);
+  return {
+    baseUrl,
+    addresses,
+    admin,
+    async workspaceWithKey(name) {
+      const workspaceId = (await admin<{ id: string }>(['admin', 'workspace', 'create', '--name', name])).id;
+      const key = (await admin<{ key: string }>(['admin', 'key', 'create', '--workspace', workspaceId, '--scopes', '*'])).key;
+      return { workspaceId, key };
+    },
+    stop,
+  };
+}
+
+export interface LoadResult {
+  name: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  max: number;
+  rps: number;
+}
+
+/**
+ * `total` requests from `clients` concurrent clients after `warmup` unrecorded ones; latency per
+ * request at the client (sent to body read), throughput over the measured wall time.
+ */
+export async function measureLoad(
+  name: string,
+  options: { total: number; clients: number; warmup?: number; expectStatus?: number },
+  request: (i: number, client: number) => Promise<Response>,
+): Promise<LoadResult> {
+  const run = async (count: number, record: number[] | undefined) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: options.clients }, async (_, client) => {
+        for (let i = next++; i < count; i = next++) {
+          const started = performance.now();
+          const response = await request(i, client);
+          const body = await response.text();
+          const ms = performance.now() - started;
+          if (response.status !== (options.expectStatus ?? 200)) throw new Error(`${name}: HTTP ${response.status} ${body.slice(0, 300)}`);
+          record?.push(ms);
+        }
+      }),
+    );
+  };
+  await run(options.warmup ?? 30, undefined);
+  const latencies: number[] = [];
+  const started = performance.now();
+  await run(options.total, latencies);
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const result = { name, requests: options.total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1]!, rps: options.total / seconds };
+  log(`  ${name.padEnd(58)} p50 ${result.p50.toFixed(1).padStart(6)} ms  p99 ${result.p99.toFixed(1).padStart(6)} ms  ${result.rps.toFixed(0).padStart(5)} req/s`);
+  return result;
+}
