@@ -1,6 +1,7 @@
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
-import { type CrmProcess, freePort, runCrmJson, startCrm } from '../support/processes';
+import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from '../support/processes';
 
 /**
  * What every benchmark shares: the system started as separate `crm start` processes on this
@@ -9,6 +10,8 @@ import { type CrmProcess, freePort, runCrmJson, startCrm } from '../support/proc
  * latency quantiles.
  */
 export const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+export const PROFILE_DIR = path.join(REPO_ROOT, 'test/bench/.data/profiles');
 
 export const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -46,6 +49,17 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
+/**
+ * `BENCH_CPU_PROF=flows,messaging` (or `all`) writes a V8 CPU profile of those processes, taken
+ * from start to stop, to `test/bench/.data/profiles` (open it in Chrome's DevTools, or summarise
+ * it with `node scripts/cpu-profile-top.mjs <file>`).
+ */
+function profileArgs(component: string): string[] {
+  const wanted = (process.env.BENCH_CPU_PROF ?? '').split(',').map((s) => s.trim());
+  if (!wanted.includes(component) && !wanted.includes('all')) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${component}-${Date.now()}.cpuprofile`];
+}
+
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
   const common: NodeJS.ProcessEnv = {
     ...options.secrets,
@@ -63,16 +77,24 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   for (const component of SERVICE_COMPONENTS) addresses[component.name] = `127.0.0.1:${await freePort()}`;
   const peerAddrs = Object.fromEntries(Object.entries(addresses).map(([name, address]) => [addressEnv(name), address]));
   const processes: CrmProcess[] = SERVICE_COMPONENTS.map((component) =>
-    startCrm(component.name, ['start', component.name], {
-      ...common,
-      ...peerAddrs,
-      GRPC_ADDR: addresses[component.name],
-      ...(component.database ? { DB_SCHEMA: options.schemaOf(component.name) } : {}),
-      ...options.componentEnv?.[component.name],
-    }),
+    startCrm(
+      component.name,
+      ['start', component.name],
+      {
+        ...common,
+        ...peerAddrs,
+        GRPC_ADDR: addresses[component.name],
+        ...(component.database ? { DB_SCHEMA: options.schemaOf(component.name) } : {}),
+        ...options.componentEnv?.[component.name],
+      },
+      REPO_ROOT,
+      profileArgs(component.name),
+    ),
   );
   const port = await freePort();
-  processes.push(startCrm('gateway', ['start', 'gateway'], { ...common, ...peerAddrs, ...rateLimitEnv(), PORT: String(port), ...options.componentEnv?.gateway }));
+  processes.push(
+    startCrm('gateway', ['start', 'gateway'], { ...common, ...peerAddrs, ...rateLimitEnv(), PORT: String(port), ...options.componentEnv?.gateway }, REPO_ROOT, profileArgs('gateway')),
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));

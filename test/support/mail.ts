@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 
 /**
  * What end-to-end tests do with mail as its recipients and their servers would: read the tracking
@@ -13,7 +13,7 @@ export const mailText = (raw: Buffer) => raw.toString('utf8').replace(/=\r?\n/g,
 export const tokenIn = (raw: Buffer, kind: 'o' | 'c' | 'u') => new RegExp(`/${kind === 'u' ? 'u' : `t/${kind}`}/([A-Za-z0-9_-]+)`).exec(mailText(raw))?.[1];
 
 /** Sends messages to the inbound SMTP listener on loopback with nodemailer, as any mail server would. */
-export async function sendToInbound(port: number, ...mails: nodemailer.SendMailOptions[]): Promise<void> {
+export async function sendToInbound(port: number, ...mails: SendMailOptions[]): Promise<void> {
   const smtp = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
   try {
     for (const mail of mails) await smtp.sendMail(mail);
@@ -23,7 +23,7 @@ export async function sendToInbound(port: number, ...mails: nodemailer.SendMailO
 }
 
 /** A delivery status notification (RFC 3464) for a send, addressed to its VERP return path. */
-export function dsnFor(sentEmailId: string, recipient: string, options: { mailDomain: string; action?: string; status?: string }): nodemailer.SendMailOptions {
+export function dsnFor(sentEmailId: string, recipient: string, options: { mailDomain: string; action?: string; status?: string }): SendMailOptions {
   const to = `bounces+${sentEmailId}@${options.mailDomain}`;
   return {
     envelope: { from: '', to: [to] },

@@ -35,8 +35,8 @@ export interface CrmProcess {
 }
 
 /** Starts `crm <args>`: the repository's, or the one under `root` (a copy of an image's files). */
-export function startCrm(name: string, args: string[], env: NodeJS.ProcessEnv, root: string = REPO_ROOT): CrmProcess {
-  const child = spawn(process.execPath, [path.join(root, 'packages/cli/bin/crm.js'), ...args], {
+export function startCrm(name: string, args: string[], env: NodeJS.ProcessEnv, root: string = REPO_ROOT, nodeArgs: string[] = []): CrmProcess {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'packages/cli/bin/crm.js'), ...args], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,6 +31,8 @@ export interface SmtpSink {
   rules: SinkRules;
   /** How many accepted messages carry this Message-ID. */
   countOf(messageId: string): number;
+  /** Answers every message held back by `delayMs` now (the rule itself stays as it is). */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,17 @@ const header = (raw: Buffer, name: string): string | undefined => {
 export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const sink = { rules };
+  const held = new Set<() => void>();
+  const holdFor = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        held.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      held.add(done);
+    });
   const smtpError = (e: { code: number; message: string }) => Object.assign(new Error(e.message), { responseCode: e.code });
   const server = new SMTPServer({
     authOptional: true,
@@ -56,7 +69,7 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', async () => {
-        if (sink.rules.delayMs) await new Promise((resolve) => setTimeout(resolve, sink.rules.delayMs));
+        if (sink.rules.delayMs) await holdFor(sink.rules.delayMs);
         const raw = Buffer.concat(chunks);
         const refusal = sink.rules.data?.(raw);
         if (refusal) return callback(smtpError(refusal));
@@ -85,6 +98,9 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
       sink.rules = value;
     },
     countOf: (messageId) => received.filter((m) => m.messageId === messageId).length,
+    release: () => {
+      for (const done of [...held]) done();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -126,18 +126,23 @@ export async function idempotent<T>(
   if (!scope) return work();
   const step = options.step ?? scope.nextStep++;
   const codec = options.codec ?? asIs;
-  // Claims the key on the request's first unit of work; a concurrent duplicate waits here on the
-  // row until the first commits, then reads its answers.
-  await tx.query(
+  // Claims the key on the request's first unit of work: a row this statement inserts is this
+  // transaction's until it ends (a concurrent duplicate waits on it in the unique index). A key
+  // already there is read under its row lock, after the transaction holding it has finished.
+  const { rows: claimed } = await tx.query<{ fingerprint: string; response: StoredResponse }>(
     `INSERT INTO idempotency_keys (workspace_id, key, fingerprint, response) VALUES ($1, $2, $3, '{"steps": []}'::jsonb)
-     ON CONFLICT (workspace_id, key) DO NOTHING`,
+     ON CONFLICT (workspace_id, key) DO NOTHING
+     RETURNING fingerprint, response`,
     [workspaceId, scope.key, scope.fingerprint],
   );
-  const { rows } = await tx.query<{ fingerprint: string; response: StoredResponse }>(
-    `SELECT fingerprint, response FROM idempotency_keys WHERE workspace_id = $1 AND key = $2 FOR UPDATE`,
-    [workspaceId, scope.key],
-  );
-  const record = rows[0]!;
+  const record =
+    claimed[0] ??
+    (
+      await tx.query<{ fingerprint: string; response: StoredResponse }>(
+        `SELECT fingerprint, response FROM idempotency_keys WHERE workspace_id = $1 AND key = $2 FOR UPDATE`,
+        [workspaceId, scope.key],
+      )
+    ).rows[0]!;
   if (record.fingerprint !== scope.fingerprint) {
     throw new CrmError('idempotency_key_reused', 'this Idempotency-Key was used with a different request', {
       idempotency_key: scope.key.slice(scope.key.indexOf(' ') + 1),

@@ -106,10 +106,10 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
     async transaction(fn) {
       const client = await pool.connect();
       try {
-        await client.query('BEGIN');
-        // A transaction under a caller's deadline is cancelled by the server when the deadline passes.
+        // A transaction under a caller's deadline is cancelled by the server when the deadline
+        // passes. One round trip for both (the simple protocol takes several statements).
         const left = remainingMs();
-        if (left !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(left))}`);
+        await client.query(left === undefined ? 'BEGIN' : `BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(left))}`);
         const value = await fn({ query: (text, params) => run(client, text, params), exec: (script) => exec(client, script) });
         await client.query('COMMIT');
         return value;
