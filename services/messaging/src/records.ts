@@ -178,18 +178,30 @@ export async function suppressionOf(q: SqlQueryable, workspaceId: string, email:
   return rows[0]?.reason;
 }
 
+/**
+ * The send's delivery row is finished (a CTE of the statement that records the send's outcome:
+ * one round trip for both). `$1` is the workspace, `$2` the send.
+ */
+const DELIVERY_DONE_SQL = `UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`;
+
+/**
+ * The address's suppression reason as a column `suppressed` of a query on `sent_emails s` (NULL
+ * when none). `lowered` is the lower-cased address: a parameter holding JavaScript's
+ * `toLowerCase()`, as suppressions are written, where the caller has it; `lower(s.to_email)` is
+ * the same for every ASCII address and serves only as an early look.
+ */
+export const suppressionColumn = (lowered: string) =>
+  `(SELECT x.reason FROM suppressions x WHERE x.workspace_id = s.workspace_id AND x.email_lower = ${lowered}) AS suppressed`;
+
 /** The send was accepted (or written by the log provider): status sent, its touchpoint, `email.sent`. */
 export async function markSent(tx: SqlQueryable, send: SendRow, provider: 'smtp' | 'log', sentAt: Date): Promise<CrmEvent[]> {
   const at = sentAt.toISOString();
   await tx.query(
-    `UPDATE sent_emails SET status = 'sent', provider = $3, sent_at = $4::timestamptz, failure_reason = NULL, updated_at = now()
+    `WITH done AS (${DELIVERY_DONE_SQL})
+     UPDATE sent_emails SET status = 'sent', provider = $3, sent_at = $4::timestamptz, failure_reason = NULL, updated_at = now()
       WHERE workspace_id = $1::uuid AND id = $2::uuid`,
     [send.workspace_id, send.id, provider, at],
   );
-  await tx.query(`UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`, [
-    send.workspace_id,
-    send.id,
-  ]);
   const touch = await recordTouchpoint(tx, send.workspace_id, {
     contactId: send.contact_id,
     ownerId: send.owner_id,
@@ -217,13 +229,10 @@ export async function markSent(tx: SqlQueryable, send: SendRow, provider: 'smtp'
 /** The send will not go out: status failed with the reason, `sent_email.failed`. */
 export async function markFailed(tx: SqlQueryable, send: SendRow, reason: string): Promise<CrmEvent[]> {
   await tx.query(
-    `UPDATE sent_emails SET status = 'failed', failure_reason = $3, updated_at = now() WHERE workspace_id = $1::uuid AND id = $2::uuid`,
+    `WITH done AS (${DELIVERY_DONE_SQL})
+     UPDATE sent_emails SET status = 'failed', failure_reason = $3, updated_at = now() WHERE workspace_id = $1::uuid AND id = $2::uuid`,
     [send.workspace_id, send.id, reason.slice(0, 255)],
   );
-  await tx.query(`UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`, [
-    send.workspace_id,
-    send.id,
-  ]);
   return [
     newEvent(MessagingEvents.SentEmailFailed, send.workspace_id, {
       sent_email_id: send.id,

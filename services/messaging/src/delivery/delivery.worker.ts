@@ -12,7 +12,7 @@ import {
   writeOutbox,
 } from '@crm/kit';
 import { buildMessage, insertOpenPixel, rewriteLinks, type TrackingTokens, trackingUrl } from '../mail';
-import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, sendRow, suppressionOf } from '../records';
+import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, sendRow, suppressionColumn } from '../records';
 import { type Transports, smtpFailure } from './transports';
 
 /**
@@ -131,7 +131,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     await commit(async (tx) => {
       const { rows } = await tx.query(
         `SELECT ${SEND_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')}, s.from_email, s.from_name, s.body, s.body_text, s.message_id,
-                d.state, d.thread, d.verp, d.lease_token, d.committed_at, d.provider AS delivery_provider
+                d.state, d.thread, d.verp, d.lease_token, d.committed_at, d.provider AS delivery_provider, ${suppressionColumn('lower(s.to_email)')}
            FROM sent_emails s JOIN deliveries d ON d.workspace_id = s.workspace_id AND d.sent_email_id = s.id
           WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid FOR UPDATE OF s, d`,
         [c.workspace_id, c.sent_email_id],
@@ -150,7 +150,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         ]);
         return [];
       }
-      const suppressed = await suppressionOf(tx, send.workspace_id, send.to_email);
+      const suppressed = row.suppressed as string | null;
       if (suppressed) return markFailed(tx, send, `suppressed: ${suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'}`);
 
       const tracked = rewriteLinks(row.body as string, { publicUrl: options.publicUrl, sentEmailId: send.id, tokens: options.tokens });
@@ -184,15 +184,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   async function handOver(send: SendRow, token: string, provider: 'smtp' | 'log'): Promise<void> {
     let calledOff: string | undefined;
     await commit(async (tx) => {
-      const { rows } = await tx.query<{ status: string }>(`SELECT status FROM sent_emails WHERE workspace_id = $1::uuid AND id = $2::uuid FOR UPDATE`, [
-        send.workspace_id,
-        send.id,
-      ]);
+      const { rows } = await tx.query<{ status: string; suppressed: string | null }>(
+        `SELECT s.status, ${suppressionColumn('$3')} FROM sent_emails s WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid FOR UPDATE OF s`,
+        [send.workspace_id, send.id, send.to_email.toLowerCase()],
+      );
       if (rows[0]?.status !== 'queued') {
         calledOff = `status ${rows[0]?.status ?? 'gone'}`;
         return [];
       }
-      const suppressed = await suppressionOf(tx, send.workspace_id, send.to_email);
+      const suppressed = rows[0].suppressed;
       if (suppressed) {
         calledOff = 'suppressed';
         return markFailed(tx, send, `suppressed: ${suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'}`);
