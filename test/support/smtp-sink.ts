@@ -19,8 +19,8 @@ export interface SinkRules {
   rcpt?: (address: string) => { code: number; message: string } | undefined;
   /** An error for the whole message, answered after its end-of-data mark. */
   data?: (raw: Buffer) => { code: number; message: string } | undefined;
-  /** How long the server takes to answer a message's end-of-data mark (a slow server). */
-  delayMs?: number;
+  /** How long the server takes to answer a message's end-of-data mark (a slow server), or per message. */
+  delayMs?: number | ((raw: Buffer) => number);
 }
 
 export interface SmtpSink {
@@ -31,6 +31,8 @@ export interface SmtpSink {
   rules: SinkRules;
   /** How many accepted messages carry this Message-ID. */
   countOf(messageId: string): number;
+  /** Messages whose answer `delayMs` holds back right now. */
+  readonly holding: number;
   /** Answers every message held back by `delayMs` now (the rule itself stays as it is). */
   release(): void;
   close(): Promise<void>;
@@ -69,8 +71,9 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', async () => {
-        if (sink.rules.delayMs) await holdFor(sink.rules.delayMs);
         const raw = Buffer.concat(chunks);
+        const delay = typeof sink.rules.delayMs === 'function' ? sink.rules.delayMs(raw) : sink.rules.delayMs;
+        if (delay) await holdFor(delay);
         const refusal = sink.rules.data?.(raw);
         if (refusal) return callback(smtpError(refusal));
         received.push({
@@ -98,6 +101,9 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
       sink.rules = value;
     },
     countOf: (messageId) => received.filter((m) => m.messageId === messageId).length,
+    get holding() {
+      return held.size;
+    },
     release: () => {
       for (const done of [...held]) done();
     },

@@ -313,6 +313,25 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
     await expect(inbound.ingest(Buffer.from([0, 1, 2, 3, 255, 254]))).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
+  test('a slow answer holds back only its own send: the worker takes the sends behind it meanwhile', async () => {
+    const slowContact = await h.contact('slow-server@example.com');
+    const others = await Promise.all([1, 2, 3].map((n) => h.contact(`behind-${n}@example.com`)));
+    sink.rules = { delayMs: (raw) => (raw.includes('slow-server@example.com') ? 20_000 : 0) };
+    try {
+      const slow = await send(slowContact);
+      // The server has the slow message and holds its answer: the worker waits on it.
+      await expectEventually(() => expect(sink.holding).toBe(1), { timeoutMs: 10_000 });
+      const behind = await Promise.all(others.map((c) => send(c)));
+      for (const b of behind) await expectEventually(async () => expect(await status(b.id)).toBe('sent'), { timeoutMs: 10_000 });
+      expect(await status(slow.id)).toBe('queued');
+      sink.release();
+      await expectEventually(async () => expect(await status(slow.id)).toBe('sent'));
+    } finally {
+      sink.rules = {};
+      sink.release();
+    }
+  });
+
   test('a message already handed over completely when its worker died is recorded as sent, never sent again', async () => {
     const contactId = await h.contact('crash@example.com');
     const held = await withHeldDeliveries(h.db, () => send(contactId));

@@ -21,6 +21,7 @@ import { type Transports, smtpFailure } from './transports';
  *
  * 1. Claim: due rows are taken with FOR UPDATE SKIP LOCKED under a lease token; the lease moves
  *    next_attempt_at to its end, so a worker that dies leaves its rows due again when it expires.
+ *    Each claimed send starts at once; more are claimed whenever a quarter of the places are free.
  * 2. Prepare, under the send's row lock: a send no longer queued (canceled) is dropped; a send to an
  *    address suppressed since it was queued fails; otherwise the message is built (tracked links
  *    stored with the delivery) and the row moves to `sending`.
@@ -113,17 +114,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       [token, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit],
     );
     return rows;
-  }
-
-  /** Gives back claims this worker will not start (it is stopping). */
-  async function release(token: string, claimed: Claimed[]): Promise<void> {
-    for (const c of claimed) {
-      await db.query(
-        `UPDATE deliveries SET lease_token = NULL, next_attempt_at = now()
-          WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid AND lease_token = $3::uuid AND state = 'pending'`,
-        [c.workspace_id, c.sent_email_id, token],
-      );
-    }
   }
 
   async function prepare(c: Claimed, token: string): Promise<Prepared | undefined> {
@@ -282,28 +272,37 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     name: 'delivery',
     wake: () => waker.wake(),
     async run(signal) {
+      // Sends in flight, each started as soon as it is claimed. The next batch is claimed once a
+      // quarter of the places are free (or none is in flight), not when the whole batch is done,
+      // so one slow server does not hold back the sends behind it.
+      const inFlight = new Set<Promise<void>>();
+      const refill = Math.max(1, Math.floor(concurrency / 4));
+      let idling: Promise<void> | undefined;
+      const idle = () => (idling ??= waker.idle(pollMs, signal).finally(() => (idling = undefined)));
+      const start = (c: Claimed, token: string) => {
+        const running: Promise<void> = deliver(c, token)
+          .catch((error: unknown) => {
+            // The database or the directory failed: the lease expires and the send is taken again.
+            log.error({ err: error, sentEmailId: c.sent_email_id }, 'delivery failed unexpectedly; it will be retried');
+          })
+          .finally(() => inFlight.delete(running));
+        inFlight.add(running);
+      };
       while (!signal.aborted) {
-        const token = newId();
-        const claimed = await claim(token, concurrency);
-        if (!claimed.length) {
-          await waker.idle(pollMs, signal);
+        const room = concurrency - inFlight.size;
+        if (room >= refill || inFlight.size === 0) {
+          const token = newId();
+          const claimed = await claim(token, room);
+          for (const c of claimed) start(c, token);
+          if (claimed.length === room) continue; // a full batch: more may be due
+          // Nothing more is due now: wait for new work (a wake, the poll) or a place to free up.
+          await Promise.race(inFlight.size ? [...inFlight, idle()] : [idle()]);
           continue;
         }
-        let next = 0;
-        const lane = async () => {
-          while (next < claimed.length && !signal.aborted) {
-            const c = claimed[next++]!;
-            try {
-              await deliver(c, token);
-            } catch (error) {
-              // The database or the directory failed: the lease expires and the send is taken again.
-              log.error({ err: error, sentEmailId: c.sent_email_id }, 'delivery failed unexpectedly; it will be retried');
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
-        if (signal.aborted) await release(token, claimed.slice(next));
+        await Promise.race([...inFlight]);
       }
+      // Stopping: what has started finishes (a hand-over is never cut between its commit and its end).
+      await Promise.all(inFlight);
     },
   };
 }
