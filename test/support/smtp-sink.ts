@@ -87,6 +87,9 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
       });
     },
   });
+  // A client that dies mid-conversation (a process killed with SIGKILL) resets its connection:
+  // the server reports it as an error event, which is the client's doing, not the test's failure.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

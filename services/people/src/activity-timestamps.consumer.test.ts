@@ -103,10 +103,10 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
     test('events move the timestamps forward, never back, and a repeat changes nothing', async () => {
       const id = (await h.people.contacts.create(ctx, { first_name: 'Ada' })).id as string;
       await publish(MessagingEvents.EmailSent, { sent_email_id: newId(), contact_id: id, sent_at: T(10) });
-      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(10), engage: null }), { timeoutMs: 10_000 });
+      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(10), engage: null }), { timeoutMs: 20_000 });
 
       const reply = await publish(MessagingEvents.EmailEventRecorded, { email_event_id: newId(), sent_email_id: newId(), contact_id: id, event_type: 'reply', occurred_at: T(20) });
-      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(20), engage: T(20) }), { timeoutMs: 10_000 });
+      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(20), engage: T(20) }), { timeoutMs: 20_000 });
       await expectEventually(() => expect(changesOf(id).map((e) => e.data.changed)).toEqual([['last_touchpoint_at'], ['last_touchpoint_at', 'last_engagement_at']]));
       const settled = await timestamps(id);
 
@@ -118,7 +118,7 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
       // everything published before it has been handled (in order for this durable).
       await publish(MessagingEvents.EmailEventRecorded, { contact_id: id, event_type: 'bounce', occurred_at: T(40) });
       await publish(MessagingEvents.EmailEventRecorded, { contact_id: id, event_type: 'open', occurred_at: T(30) });
-      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(20), engage: T(30) }), { timeoutMs: 10_000 });
+      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(20), engage: T(30) }), { timeoutMs: 20_000 });
       expect((await timestamps(id)).updated_at >= settled.updated_at).toBe(true);
       await expectEventually(() => expect(changesOf(id).map((e) => e.data.changed)).toHaveLength(3));
       expect(changesOf(id)[2]!.data).toMatchObject({ changed: ['last_engagement_at'], cause: MessagingEvents.EmailEventRecorded });
@@ -128,15 +128,15 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
       const id = (await h.people.contacts.create(ctx, { first_name: 'Grace' })).id as string;
       await publish(MessagingEvents.TouchpointRecorded, { touchpoint_id: newId(), contact_id: id, channel: 'call', direction: 'outbound', status: 'completed', occurred_at: T(1) });
       await publish(ActivitiesEvents.CallLogged, { call_log_id: newId(), contact_id: id, status: 'missed', occurred_at: T(2) });
-      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(2), engage: null }), { timeoutMs: 10_000 });
+      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(2), engage: null }), { timeoutMs: 20_000 });
       await publish(ActivitiesEvents.MeetingScheduled, { meeting_id: newId(), contact_id: id, scheduled_start: T(59), occurred_at: T(3) });
-      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(3), engage: T(3) }), { timeoutMs: 10_000 });
+      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(3), engage: T(3) }), { timeoutMs: 20_000 });
       // The same contact id under another workspace is not this contact; a malformed event is skipped.
       await publish(ActivitiesEvents.TaskCompleted, { task_id: newId(), contact_id: id, completed_at: T(50) }, newId());
       await publish(ActivitiesEvents.TaskCompleted, { task_id: newId(), contact_id: 'not-a-uuid', completed_at: T(50) });
       await publish(MessagingEvents.EmailSent, { sent_email_id: newId(), contact_id: newId(), sent_at: T(50) });
       await publish(ActivitiesEvents.TaskCompleted, { task_id: newId(), contact_id: id, completed_at: T(4) });
-      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(4), engage: T(3) }), { timeoutMs: 10_000 });
+      await expectEventually(async () => expect(await timestamps(id)).toMatchObject({ touch: T(4), engage: T(3) }), { timeoutMs: 20_000 });
     });
 
     test('a time in the future counts as now', async () => {
@@ -147,7 +147,7 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
         const t = await timestamps(id);
         expect(t.touch).not.toBeNull();
         return t;
-      }, { timeoutMs: 10_000 });
+      }, { timeoutMs: 20_000 });
       expect(Date.parse(touch as string)).toBeGreaterThanOrEqual(before - 5);
       expect(Date.parse(touch as string)).toBeLessThanOrEqual(Date.now());
     });
