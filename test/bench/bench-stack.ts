@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { SqlQueryable } from '@crm/kit';
 import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
 import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from '../support/processes';
 
@@ -175,4 +177,36 @@ export async function measureLoad(
   const result = { name, requests: options.total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1]!, rps: options.total / seconds };
   log(`  ${name.padEnd(58)} p50 ${result.p50.toFixed(1).padStart(6)} ms  p99 ${result.p99.toFixed(1).padStart(6)} ms  ${result.rps.toFixed(0).padStart(5)} req/s`);
   return result;
+}
+
+/** Drops every Postgres schema a bench stack's services used (`schemaOf` as given to `startBenchStack`). */
+export async function dropBenchSchemas(db: SqlQueryable, schemaOf: (component: string) => string): Promise<void> {
+  for (const component of SERVICE_COMPONENTS.filter((c) => c.database)) await db.query(`DROP SCHEMA IF EXISTS ${schemaOf(component.name)} CASCADE`);
+}
+
+/**
+ * A benchmark's findings: lines printed and kept, targets checked. `finish` writes the lines to
+ * `resultsFile` and ends the process, non-zero under `BENCH_CHECK=1` when a target was missed.
+ */
+export function benchReport(resultsFile: string) {
+  const lines: string[] = [];
+  let missed = false;
+  const record = (line: string) => {
+    log(line);
+    lines.push(line);
+  };
+  return {
+    record,
+    check(name: string, ok: boolean) {
+      if (ok) return;
+      missed = true;
+      record(`  MISSED: ${name}`);
+    },
+    finish() {
+      writeFileSync(resultsFile, `${new Date().toISOString()}\n${lines.join('\n')}\n`);
+      log(`results in ${path.relative(REPO_ROOT, resultsFile)}`);
+      if (missed && process.env.BENCH_CHECK === '1') process.exitCode = 1;
+      setImmediate(() => process.exit());
+    },
+  };
 }

@@ -15,14 +15,14 @@
  * 100000), BENCH_CHECK=1 exits non-zero when a target is missed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPgClient, runMigrations } from '@crm/kit';
 import { migrations as peopleMigrations } from '@crm/people';
 import { REPO_ROOT } from '../support/processes';
 import { startSmtpSink } from '../support/smtp-sink';
-import { DATABASE_URL, log, quantile, startBenchStack } from './bench-stack';
+import { DATABASE_URL, benchReport, dropBenchSchemas, quantile, startBenchStack } from './bench-stack';
 import { seedContacts } from './contacts-seed';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS || 100_000);
@@ -55,18 +55,7 @@ async function main(): Promise<void> {
       gateway: { UPSTREAM_TIMEOUT_MS: '60000' },
     },
   });
-  const lines: string[] = [];
-  const record = (line: string) => {
-    log(line);
-    lines.push(line);
-  };
-  let failed = false;
-  const check = (name: string, ok: boolean) => {
-    if (!ok) {
-      failed = true;
-      record(`  MISSED: ${name}`);
-    }
-  };
+  const { record, check, finish } = benchReport(RESULTS_FILE);
   try {
     const { workspaceId, key } = await stack.workspaceWithKey('Bench flows');
     const pools = await seedContacts(peopleDb, workspaceId, CONTACTS, {
@@ -183,15 +172,12 @@ async function main(): Promise<void> {
     sink.rules = {};
     sink.release();
     await stack.stop();
-    for (const component of ['people', 'activities', 'messaging', 'flows']) await peopleDb.query(`DROP SCHEMA IF EXISTS ${schemaOf(component)} CASCADE`);
+    await dropBenchSchemas(peopleDb, schemaOf);
     await peopleDb.close();
     await flowsDb.close();
     void sink.close();
   }
-  writeFileSync(RESULTS_FILE, `${new Date().toISOString()}\n${lines.join('\n')}\n`);
-  log(`results in ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
-  if (failed && process.env.BENCH_CHECK === '1') process.exitCode = 1;
-  setImmediate(() => process.exit());
+  finish();
 }
 
 main().catch((error) => {

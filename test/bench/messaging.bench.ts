@@ -13,7 +13,7 @@
  * BENCH_CHECK=1 exits non-zero when a target is missed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPgClient, runMigrations } from '@crm/kit';
@@ -21,7 +21,7 @@ import { migrations as peopleMigrations } from '@crm/people';
 import { tokenIn } from '../support/mail';
 import { REPO_ROOT } from '../support/processes';
 import { startSmtpSink } from '../support/smtp-sink';
-import { DATABASE_URL, log, measureLoad, startBenchStack } from './bench-stack';
+import { DATABASE_URL, benchReport, dropBenchSchemas, measureLoad, startBenchStack } from './bench-stack';
 import { seedContacts } from './contacts-seed';
 
 const SENDS = Number(process.env.BENCH_SENDS || 10_000);
@@ -49,18 +49,7 @@ async function main(): Promise<void> {
       messaging: { SMTP_URL: sink.url, SEND_QUOTA_PER_HOUR: '10000000', DELIVERY_RETRY_BASE_MS: '1000', PUBLIC_URL: 'http://127.0.0.1:8080' },
     },
   });
-  const lines: string[] = [];
-  const record = (line: string) => {
-    log(line);
-    lines.push(line);
-  };
-  let failed = false;
-  const check = (name: string, ok: boolean) => {
-    if (!ok) {
-      failed = true;
-      record(`  MISSED: ${name}`);
-    }
-  };
+  const { record, check, finish } = benchReport(RESULTS_FILE);
   try {
     const { workspaceId, key } = await stack.workspaceWithKey('Bench messaging');
     await seedContacts(peopleDb, workspaceId, SENDS, {});
@@ -106,14 +95,11 @@ async function main(): Promise<void> {
     sink.rules = {};
     sink.release();
     await stack.stop();
-    for (const component of ['people', 'activities', 'messaging', 'flows']) await peopleDb.query(`DROP SCHEMA IF EXISTS ${schemaOf(component)} CASCADE`);
+    await dropBenchSchemas(peopleDb, schemaOf);
     await peopleDb.close();
     void sink.close();
   }
-  writeFileSync(RESULTS_FILE, `${new Date().toISOString()}\n${lines.join('\n')}\n`);
-  log(`results in ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
-  if (failed && process.env.BENCH_CHECK === '1') process.exitCode = 1;
-  setImmediate(() => process.exit());
+  finish();
 }
 
 main().catch((error) => {

@@ -31,7 +31,7 @@ import {
 import { contacts, poolContacts } from '@crm/people-contract';
 import { migrations } from '@crm/people';
 import { REPO_ROOT, runCrmJson } from '../support/processes';
-import { DATABASE_URL, log, measureLoad, startBenchStack } from './bench-stack';
+import { DATABASE_URL, type LoadResult, log, measureLoad, startBenchStack } from './bench-stack';
 import { SEED_SIZES, SEED_VERSION, seedPeople } from './people-seed';
 
 const SCHEMA = process.env.BENCH_SCHEMA || 'bench_people';
@@ -208,14 +208,7 @@ interface PlanNode {
 // ---------------------------------------------------------------------------------------------
 // Load
 
-interface Result {
-  name: string;
-  requests: number;
-  p50: number;
-  p99: number;
-  max: number;
-  rps: number;
-}
+type Result = LoadResult;
 
 const measure = (name: string, total: number, request: (i: number, client: number) => Promise<Response>, expectStatus = 200, warmup = 30): Promise<Result> =>
   measureLoad(name, { total, clients: CLIENTS, warmup, expectStatus }, request);
