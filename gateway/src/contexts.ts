@@ -1,4 +1,5 @@
 import { activitiesApi } from '@crm/activities-contract';
+import { directoryApi } from '@crm/directory-contract';
 import { flowsApi } from '@crm/flows-contract';
 import { messagingApi } from '@crm/messaging-contract';
 import { peopleApi } from '@crm/people-contract';
@@ -13,6 +14,7 @@ import { type ServiceContext, serviceContext } from './routes/resource.routes';
 export const CONTEXTS: readonly ServiceContext[] = [
   serviceContext(peopleApi, (client, deadlineMs) => ({ pools: poolMemberRoutes(client, deadlineMs) })),
   serviceContext(activitiesApi),
+  serviceContext(directoryApi),
   serviceContext(messagingApi),
   serviceContext(flowsApi, (client, deadlineMs) => ({ flows: flowRoutes(client, deadlineMs), enrollments: enrollmentRoutes(client, deadlineMs) })),
 ];

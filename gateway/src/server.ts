@@ -58,6 +58,11 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const directory = connectDirectory(config.directoryAddr);
   const services = new Map<string, ServiceClient<unknown>>();
   for (const context of CONTEXTS) {
+    // The directory's routes go over the connection that resolves keys.
+    if (context.name === 'directory') {
+      services.set(context.name, directory as ServiceClient<unknown>);
+      continue;
+    }
     const address = config.serviceAddrs[context.name];
     if (!address) throw new Error(`no address for the ${context.name} service`);
     services.set(context.name, context.connect(address));
@@ -102,8 +107,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
       }
       app.server.closeAllConnections();
       await closed;
-      directory.close();
-      for (const client of services.values()) client.close();
+      for (const client of new Set([directory, ...services.values()])) client.close();
       await limiter.close();
       redis?.disconnect();
     },

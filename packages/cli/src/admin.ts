@@ -1,4 +1,4 @@
-import { type ProtoStruct, fromStruct, toStruct } from '@crm/kit';
+import { type ProtoValue, fromProtoValue, toStruct } from '@crm/kit';
 import { type ParsedArgs, UsageError, rejectUnknownOptions, requireOption } from './args';
 
 /** `--config '<json>'`: the integration's non-secret settings, a JSON object. */
@@ -74,7 +74,7 @@ export async function runAdmin(args: ParsedArgs, directoryAddr: string): Promise
           secret: requireOption(args, 'secret'),
           ...(args.options.config === undefined ? {} : { config: toStruct(parseConfig(args.options.config)) }),
         });
-        return print({ ...integration, config: fromStruct(integration.config as ProtoStruct | undefined), svc_uid: integration.svc_uid ?? null });
+        return print({ ...integration, config: integration.config ? fromProtoValue(integration.config as ProtoValue) : {}, svc_uid: integration.svc_uid ?? null });
       }
       default:
         throw new UsageError(`unknown admin command "${[noun, verb].filter(Boolean).join(' ')}"`);

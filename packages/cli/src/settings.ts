@@ -41,6 +41,7 @@ export const directorySettings = (mode: RunMode) =>
     MONGO_DB: setting.string('crm'),
     SECRETS_KEY: secretSetting(mode),
     KEY_PEPPER: secretSetting(mode),
+    CURSOR_SECRET: secretSetting(mode),
   }) satisfies ConfigSchema;
 
 /** Where each component is reached (`<NAME>_ADDR`), default its well-known loopback port. */

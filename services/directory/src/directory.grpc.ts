@@ -1,4 +1,5 @@
-import { type GrpcServiceBinding, type Logger, bindService, fromStruct, toStruct } from '@crm/kit';
+import { integrations, users } from '@crm/directory-contract';
+import { type GrpcServiceBinding, type Logger, type Page, bindService, fromListRequest, fromStruct, requireUuid, toProtoValue, toStruct } from '@crm/kit';
 import { loadDirectory } from '@crm/proto';
 import type { DirectoryService, Integration } from './directory.service';
 
@@ -11,8 +12,14 @@ function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[
 
 const orUndefined = (value: string | undefined) => (value ? value : undefined);
 
-/** An integration as its message carries it: the config as a Struct. */
-const integrationMessage = (integration: Integration) => ({ ...integration, config: toStruct(integration.config) });
+/** An integration as its message carries it: the config as a Value (a JSON object). */
+const integrationMessage = (integration: Integration) => ({ ...integration, config: toProtoValue(integration.config) });
+
+/** A page of records as a List…Response. */
+const pageMessage = (page: Page, toMessage: (record: Record<string, unknown>) => object) => ({
+  data: page.data.map(toMessage),
+  page: { next_cursor: page.nextCursor ?? '', has_more: page.hasMore },
+});
 
 export function directoryGrpcBinding(service: DirectoryService, log: Logger): GrpcServiceBinding {
   return bindService(
@@ -35,6 +42,8 @@ export function directoryGrpcBinding(service: DirectoryService, log: Logger): Gr
           }),
         ),
       GetUser: async (request) => withoutNulls(await service.getUser(request.workspace_id, request.id)),
+      ListUsers: async (request) =>
+        pageMessage(await service.listUsers(requireUuid(request.workspace_id, 'workspace_id'), fromListRequest(users, request)), withoutNulls),
       CreateApiKey: async (request) =>
         service.createApiKey({
           workspace_id: request.workspace_id,
@@ -56,6 +65,11 @@ export function directoryGrpcBinding(service: DirectoryService, log: Logger): Gr
           }).then(integrationMessage),
         ),
       GetIntegration: async (request) => withoutNulls(integrationMessage(await service.getIntegration(request.workspace_id, request.id))),
+      ListIntegrations: async (request) =>
+        pageMessage(
+          await service.listIntegrations(requireUuid(request.workspace_id, 'workspace_id'), fromListRequest(integrations, request)),
+          (record) => withoutNulls(integrationMessage(record as unknown as Integration)),
+        ),
       async GetSendingIntegration(request) {
         const found = await service.getSendingIntegration(request.workspace_id);
         if (!found) return { found: false };

@@ -80,6 +80,16 @@ export const INDEX_NAMES = {
   integrationSvcUid: 'integrations_workspace_svc_uid_unique',
 } as const;
 
+/** Non-unique: each list's sort key (and filter in the default order) is a seek led by workspace_id. */
+const LIST_INDEXES: readonly IndexSpec[] = [
+  { collection: COLLECTIONS.users, name: 'users_list_created', keys: { workspace_id: 1, created_at: 1, _id: 1 } },
+  { collection: COLLECTIONS.users, name: 'users_list_full_name', keys: { workspace_id: 1, full_name: 1, _id: 1 } },
+  { collection: COLLECTIONS.users, name: 'users_list_role', keys: { workspace_id: 1, role: 1, created_at: 1, _id: 1 } },
+  { collection: COLLECTIONS.integrations, name: 'integrations_list_created', keys: { workspace_id: 1, created_at: 1, _id: 1 } },
+  { collection: COLLECTIONS.integrations, name: 'integrations_list_updated', keys: { workspace_id: 1, updated_at: 1, _id: 1 } },
+  { collection: COLLECTIONS.integrations, name: 'integrations_list_type', keys: { workspace_id: 1, type: 1, created_at: 1, _id: 1 } },
+];
+
 // `svc_uid` is unique per workspace only when set: MongoDB partial indexes cannot say `$ne: null`,
 // so "is a string" selects the documents that carry one.
 const SVC_UID_SET = { svc_uid: { $type: 'string' } };
@@ -102,6 +112,7 @@ export const DIRECTORY_INDEXES: readonly IndexSpec[] = [
     unique: true,
     partialFilterExpression: SVC_UID_SET,
   },
+  ...LIST_INDEXES,
 ];
 
 /** The directory's schema migration: creates its indexes; safe to run on every start. */

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CrmError, isUuid } from '@crm/kit';
+import { integrations, users } from '@crm/directory-contract';
+import { CrmError, type RawListParams, isUuid, parseListQuery } from '@crm/kit';
 import { generateKey, isWellFormedKey } from './api-key';
 import { COLLECTIONS, type ApiKeyDoc } from './directory.schema';
 import { LAST_USED_RESOLUTION_MS, createDirectoryService, type DirectoryService } from './directory.service';
@@ -11,6 +12,7 @@ import { createEmbeddedStore } from './store/embedded-store';
 
 const T0 = new Date('2026-05-15T10:00:00.000Z');
 const secretsKey = randomBytes(32);
+const cursorSecret = randomBytes(32);
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const OTHER_UUID = '0196a7b4-3c2d-7e5f-8a9b-0c1d2e3f4a5b';
 
@@ -56,7 +58,7 @@ describe('directory service', () => {
     const counting = countingStore(raw);
     calls = counting.calls;
     clock = T0;
-    directory = createDirectoryService({ store: counting.store, secretsKey, keyPepper: 'test-pepper', now: () => clock });
+    directory = createDirectoryService({ store: counting.store, secretsKey, keyPepper: 'test-pepper', now: () => clock, cursorSecret });
   });
 
   afterEach(async () => {
@@ -139,6 +141,30 @@ describe('directory service', () => {
         'validation_failed',
       );
       expect((err.details as { field: string }[]).map((i) => i.field)).toEqual(['email', 'full_name', 'role', 'svc_uid']);
+    });
+
+    it('lists the workspace\'s users with typed filters, search and signed cursors', async () => {
+      const created = [];
+      for (const [i, role] of (['owner', 'admin', 'member', 'member', 'admin'] as const).entries()) {
+        created.push(await directory.createUser({ workspace_id: workspaceId, email: `u${i}@acme.test`, full_name: `User ${'EDCBA'[i]}`, role }));
+      }
+      const other = await directory.createWorkspace({ name: 'Other' });
+      await directory.createUser({ workspace_id: other.id, email: 'x@other.test', full_name: 'User Z', role: 'member' });
+      const list = async (raw: RawListParams) => directory.listUsers(workspaceId, parseListQuery(users, raw));
+
+      const byName = await list({ sort: 'full_name', limit: '3' });
+      expect(byName.data.map((u) => u.full_name)).toEqual(['User A', 'User B', 'User C']);
+      expect(byName.data[0]).toEqual({ ...created[4] });
+      const rest = await list({ sort: 'full_name', limit: '3', cursor: byName.nextCursor! });
+      expect(rest.data.map((u) => u.full_name)).toEqual(['User D', 'User E']);
+      expect(rest.hasMore).toBe(false);
+
+      expect((await list({ role: 'admin' })).data.map((u) => u.email).sort()).toEqual(['u1@acme.test', 'u4@acme.test']);
+      expect((await list({ is_active: 'true' })).data).toHaveLength(5);
+      expect((await list({ is_active: 'false' })).data).toHaveLength(0);
+      expect((await list({ q: 'U3@ACME' })).data.map((u) => u.id)).toEqual([created[3]!.id]);
+      await expectCrmError(list({ role: 'root' }), 'invalid_request');
+      await expectCrmError(directory.listUsers(other.id, parseListQuery(users, { sort: 'full_name', limit: '3', cursor: byName.nextCursor! })), 'invalid_request');
     });
 
     it('hides users of another workspace', async () => {
@@ -234,7 +260,7 @@ describe('directory service', () => {
     it('rejects a well-formed key that was never issued, and one hashed with another pepper', async () => {
       await expectCrmError(directory.authenticate(generateKey()), 'unauthorized');
       const { key } = await directory.createApiKey({ workspace_id: workspaceId, scopes: ['*'] });
-      const otherPepper = createDirectoryService({ store: raw, secretsKey, keyPepper: 'another-pepper', now: () => clock });
+      const otherPepper = createDirectoryService({ store: raw, secretsKey, keyPepper: 'another-pepper', now: () => clock, cursorSecret });
       await expectCrmError(otherPepper.authenticate(key), 'unauthorized');
     });
 
@@ -305,7 +331,7 @@ describe('directory service', () => {
 
     it('cannot decrypt with another secrets key', async () => {
       const { id } = await directory.createIntegration(smtp());
-      const wrongKey = createDirectoryService({ store: raw, secretsKey: randomBytes(32) });
+      const wrongKey = createDirectoryService({ store: raw, secretsKey: randomBytes(32), cursorSecret });
       const err = await wrongKey.readIntegrationSecret(workspaceId, id).then(
         () => undefined,
         (e: unknown) => e,
@@ -313,6 +339,18 @@ describe('directory service', () => {
       // Not a CrmError: the client sees `internal`, and nothing about the cause.
       expect(err).toBeInstanceOf(Error);
       expect(err).not.toBeInstanceOf(CrmError);
+    });
+
+    it('lists integrations by type, status and enabled, never with a secret', async () => {
+      const mail = await directory.createIntegration(smtp());
+      const crm = await directory.createIntegration({ workspace_id: workspaceId, type: 'hubspot', name: 'CRM sync', secret: 'tok-123' });
+      const list = async (raw: RawListParams) => directory.listIntegrations(workspaceId, parseListQuery(integrations, raw));
+      const all = await list({ sort: 'type' });
+      expect(all.data.map((i) => i.id)).toEqual([crm.id, mail.id]);
+      expect(JSON.stringify(all)).not.toMatch(/s3cr3t|tok-123|secret/);
+      expect((await list({ type: 'smtp', enabled: 'true', status: 'connected' })).data).toEqual([{ ...mail }]);
+      expect((await list({ status: 'error' })).data).toEqual([]);
+      await expectCrmError(list({ enabled: 'yes' }), 'invalid_request');
     });
 
     it('scopes reads to the workspace', async () => {
@@ -341,7 +379,7 @@ describe('directory service', () => {
 
   it('creates its unique indexes itself, so a process that did not migrate still refuses duplicates', async () => {
     const fresh = await createEmbeddedStore();
-    const service = createDirectoryService({ store: fresh, secretsKey });
+    const service = createDirectoryService({ store: fresh, secretsKey, cursorSecret });
     const ws = await service.createWorkspace({ name: 'Acme' });
     const user = { workspace_id: ws.id, email: 'a@x.io', full_name: 'A', role: 'member' };
     await service.createUser(user);
@@ -350,7 +388,7 @@ describe('directory service', () => {
   });
 
   it('refuses a secrets key that is not 32 bytes', () => {
-    expect(() => createDirectoryService({ store: raw, secretsKey: randomBytes(16) })).toThrow(/32 bytes/);
+    expect(() => createDirectoryService({ store: raw, secretsKey: randomBytes(16), cursorSecret })).toThrow(/32 bytes/);
   });
 });
 
@@ -359,14 +397,14 @@ describe('directory service over a persisted embedded store', () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'crm-directory-'));
     try {
       const first = await createEmbeddedStore({ dataDir });
-      const before = createDirectoryService({ store: first, secretsKey, keyPepper: 'p' });
+      const before = createDirectoryService({ store: first, secretsKey, keyPepper: 'p', cursorSecret });
       const ws = await before.createWorkspace({ name: 'Acme' });
       const { key, id: keyId } = await before.createApiKey({ workspace_id: ws.id, scopes: ['contacts:*'] });
       const integration = await before.createIntegration({ workspace_id: ws.id, type: 'smtp', name: 'Mail', secret: 'pw', config: { host: 'smtp.acme.test' } });
       await first.close();
 
       const second = await createEmbeddedStore({ dataDir });
-      const after = createDirectoryService({ store: second, secretsKey, keyPepper: 'p' });
+      const after = createDirectoryService({ store: second, secretsKey, keyPepper: 'p', cursorSecret });
       expect(await after.authenticate(key)).toMatchObject({ workspace_id: ws.id, key_id: keyId, scopes: ['contacts:*'] });
       expect(await after.readIntegrationSecret(ws.id, integration.id)).toBe('pw');
       await second.close();

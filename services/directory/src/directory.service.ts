@@ -1,5 +1,5 @@
-import { DirectoryError, DirectoryErrorCode } from '@crm/directory-contract';
-import { CrmError, isUuid, newId, parseScopes, type FieldIssue, type Scope } from '@crm/kit';
+import { DirectoryError, DirectoryErrorCode, integrations as integrationsSpec, users as usersSpec } from '@crm/directory-contract';
+import { CrmError, type ListQuery, type Page, createCursorCodec, isUuid, newId, parseScopes, type FieldIssue, type Scope } from '@crm/kit';
 import { DEFAULT_KEY_ENV, generateKey, hashKey, isValidKeyEnv, isWellFormedKey, keyDisplayPrefix } from './api-key';
 import {
   COLLECTIONS,
@@ -14,6 +14,7 @@ import {
 } from './directory.schema';
 import { type SmtpConfig, integrationConfig, parseSmtpConfig } from './integration-config';
 import { decryptSecret, encryptSecret } from './secrets';
+import { documentLister } from './store/document-list';
 import { DuplicateKeyError, type DocumentStore } from './store/document-store';
 
 export { ensureDirectoryIndexes } from './directory.schema';
@@ -123,6 +124,8 @@ export interface DirectoryService {
   getWorkspace(id: string): Promise<Workspace>;
   createUser(input: CreateUserInput): Promise<User>;
   getUser(workspaceId: string, id: string): Promise<User>;
+  /** GET /v1/users: the query as parsed by the users declaration; records as the API shows them. */
+  listUsers(workspaceId: string, query: ListQuery): Promise<Page>;
   createApiKey(input: CreateApiKeyInput): Promise<CreatedApiKey>;
   /** Idempotent: revoking a revoked key answers the same. */
   revokeApiKey(id: string): Promise<{ id: string; revoked: true }>;
@@ -130,6 +133,8 @@ export interface DirectoryService {
   authenticate(key: string): Promise<AuthenticatedKey>;
   createIntegration(input: CreateIntegrationInput): Promise<Integration>;
   getIntegration(workspaceId: string, id: string): Promise<Integration>;
+  /** GET /v1/integrations: never a secret, in any record. */
+  listIntegrations(workspaceId: string, query: ListQuery): Promise<Page>;
   /** For other services' internal use (messaging sending through an integration); never exposed by the API. */
   readIntegrationSecret(workspaceId: string, id: string): Promise<string>;
   /** The workspace's enabled `smtp` integration (the most recently changed one), for messaging. */
@@ -142,6 +147,8 @@ export interface DirectoryServiceDeps {
   secretsKey: Buffer;
   /** HMAC key for API key hashes; changing it invalidates every issued key. */
   keyPepper?: string;
+  /** Signs list cursors (CURSOR_SECRET, shared by every replica). */
+  cursorSecret: string | Buffer;
   now?: () => Date;
 }
 
@@ -167,6 +174,9 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
   const users = store.collection<UserDoc>(COLLECTIONS.users);
   const apiKeys = store.collection<ApiKeyDoc>(COLLECTIONS.apiKeys);
   const integrations = store.collection<IntegrationDoc>(COLLECTIONS.integrations);
+  const cursors = createCursorCodec(deps.cursorSecret);
+  const userList = documentLister({ spec: usersSpec, collection: users, cursors, toRecord: (doc) => ({ ...toUser(doc) }) });
+  const integrationList = documentLister({ spec: integrationsSpec, collection: integrations, cursors, toRecord: (doc) => ({ ...toIntegration(doc) }) });
 
   // Uniqueness (emails, svc_uid, key hashes) rests on the indexes, so no operation runs before they
   // exist, even when the process forgot to migrate. A failed attempt is retried by the next call.
@@ -262,6 +272,12 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
       requireIds({ workspace_id: workspaceId, id });
       await ready();
       return toUser(await findUser(workspaceId, id));
+    },
+
+    async listUsers(workspaceId, query) {
+      requireIds({ workspace_id: workspaceId });
+      await ready();
+      return userList.list(workspaceId, query);
     },
 
     async createApiKey(input) {
@@ -388,6 +404,12 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
       requireIds({ workspace_id: workspaceId, id });
       await ready();
       return toIntegration(await findIntegration(workspaceId, id));
+    },
+
+    async listIntegrations(workspaceId, query) {
+      requireIds({ workspace_id: workspaceId });
+      await ready();
+      return integrationList.list(workspaceId, query);
     },
 
     async readIntegrationSecret(workspaceId, id) {

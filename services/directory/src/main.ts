@@ -8,6 +8,8 @@ export interface DirectoryRuntime {
   store: DocumentStore;
   secretsKey: Buffer;
   keyPepper: string;
+  /** CURSOR_SECRET: signs list cursors; the same on every replica. */
+  cursorSecret: string | Buffer;
   grpcAddr: string;
   log: Logger;
   /** How often readiness re-checks the document store (default 5 s). */
@@ -28,7 +30,7 @@ export interface RunningDirectory {
  */
 export async function startDirectory(runtime: DirectoryRuntime): Promise<RunningDirectory> {
   await ensureDirectoryIndexes(runtime.store);
-  const service = createDirectoryService({ store: runtime.store, secretsKey: runtime.secretsKey, keyPepper: runtime.keyPepper });
+  const service = createDirectoryService({ store: runtime.store, secretsKey: runtime.secretsKey, keyPepper: runtime.keyPepper, cursorSecret: runtime.cursorSecret });
   const server = await startGrpcServer(runtime.grpcAddr, [directoryGrpcBinding(service, runtime.log)]);
   const health = monitorHealth(
     (serving) => server.setServing(serving),

@@ -11,8 +11,9 @@ export const directoryComponent: ServiceComponent = {
   async start({ log, grpcAddr, mode, settings }) {
     const secretsKey = loadSecretsKey(settings, mode);
     const keyPepper = loadSecret('KEY_PEPPER', settings, mode);
+    const cursorSecret = loadSecret('CURSOR_SECRET', settings, mode);
     const store = await openDocumentStore(settings, log);
-    const running = await startDirectory({ store, secretsKey, keyPepper, grpcAddr, log });
+    const running = await startDirectory({ store, secretsKey, keyPepper, cursorSecret, grpcAddr, log });
     return {
       address: running.server.address,
       stop: async (drainUntil) => {

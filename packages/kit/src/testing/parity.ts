@@ -186,14 +186,25 @@ async function tableProblems(
   return problems;
 }
 
-export async function checkContextParity(options: ParityOptions): Promise<string[]> {
+/**
+ * The proto half alone, for a context whose records are not in Postgres (the directory's documents).
+ * `messageExtras` names fields its messages carry for internal callers beyond the declaration
+ * (`workspace_id`), which the gateway never shows.
+ */
+export function checkProtoParity(options: Pick<ParityOptions, 'api' | 'protoFile'> & { messageExtras?: readonly string[] }): string[] {
   const root = loadProto(options.protoFile);
   const service = Object.values(options.api.service().service)[0] as { path: string } | undefined;
   const [pkgAndService] = (service?.path ?? '/').split('/').slice(1);
   const pkg = pkgAndService!.slice(0, pkgAndService!.lastIndexOf('.'));
   const serviceName = pkgAndService!.slice(pkgAndService!.lastIndexOf('.') + 1);
-  const problems: string[] = [];
-  for (const route of options.api.routes) problems.push(...protoProblems(root, pkg, serviceName, route));
+  const extras = new Set(options.messageExtras ?? []);
+  return options.api.routes
+    .flatMap((route) => protoProblems(root, pkg, serviceName, route))
+    .filter((problem) => ![...extras].some((name) => problem.endsWith(`has field ${name}, which the declaration lacks`)));
+}
+
+export async function checkContextParity(options: ParityOptions): Promise<string[]> {
+  const problems = checkProtoParity(options);
 
   const db = await createPgliteClient({ schema: `parity_${options.api.name}` });
   try {

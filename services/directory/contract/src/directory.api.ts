@@ -1,12 +1,14 @@
-import { defineContextApi } from '@crm/kit';
+import { defineContextApi, route } from '@crm/kit';
 import { loadDirectory } from '@crm/proto';
+import { integrations } from './integrations.resource';
+import { users } from './users.resource';
 
 /**
- * The directory as other services reach it (authentication, users, integrations). It serves no
- * generic resource routes yet: its RPCs are its own.
+ * The directory as other services and the gateway reach it: authentication and its own RPCs, and
+ * the read-only routes of users and integrations (DESIGN.md, Derived views: where they live).
  */
 export const directoryApi = defineContextApi({
   name: 'directory',
   service: () => loadDirectory().crm.directory.v1.DirectoryService,
-  routes: [],
+  routes: [route(users, ['list', 'get']), route(integrations, ['list', 'get'])],
 });

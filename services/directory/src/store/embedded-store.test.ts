@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runDocumentListContract } from './document-list.contract';
 import { runDocumentStoreContract } from './document-store.contract';
 import { DuplicateKeyError } from './document-store';
 import { DEFAULT_EMBEDDED_FILE, createEmbeddedStore } from './embedded-store';
@@ -17,6 +18,7 @@ afterAll(async () => {
 
 runDocumentStoreContract('embedded, in memory', () => createEmbeddedStore());
 runDocumentStoreContract('embedded, persisted to a file', async () => createEmbeddedStore({ dataDir: await tempDir() }));
+runDocumentListContract('embedded', () => createEmbeddedStore());
 
 describe('embedded store persistence', () => {
   interface Item {

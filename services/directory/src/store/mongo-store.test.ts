@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { MongoClient } from 'mongodb';
 import type { StartedTestContainer } from 'testcontainers';
+import { runDocumentListContract } from './document-list.contract';
 import { runDocumentStoreContract } from './document-store.contract';
 import { createMongoStore } from './mongo-store';
 
@@ -70,9 +71,11 @@ if (target.kind === 'none') {
   });
 
   // One database per test (and per Jest worker, through the pid) so tests never see each other's data.
-  runDocumentStoreContract('mongodb', async () => {
+  const openDatabase = async () => {
     const dbName = `directory_contract_${process.pid}_${databases.length}`;
     databases.push(dbName);
     return createMongoStore({ url, dbName, clientOptions: { serverSelectionTimeoutMS: 5_000 } });
-  });
+  };
+  runDocumentStoreContract('mongodb', openDatabase);
+  runDocumentListContract('mongodb', openDatabase);
 }

@@ -57,7 +57,7 @@ export async function openFlows(
 ): Promise<FlowsHarness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-flows-'));
   const store = await createEmbeddedStore({ dataDir: path.join(dataDir, 'directory') });
-  const directory = await startDirectory({ store, secretsKey: randomBytes(32), keyPepper: 'pepper', grpcAddr: '127.0.0.1:0', log });
+  const directory = await startDirectory({ store, secretsKey: randomBytes(32), keyPepper: 'pepper', cursorSecret: randomBytes(32), grpcAddr: '127.0.0.1:0', log });
   const workspace = await directory.service.createWorkspace({ name: 'Acme' });
   const other = await directory.service.createWorkspace({ name: 'Globex' });
   const user = await directory.service.createUser({ workspace_id: workspace.id, email: 'ana@acme.test', full_name: 'Ana Lima', role: 'admin' });

@@ -46,7 +46,7 @@ const log = createLogger('test', 'silent');
 export async function openMessaging(backend: SqlBackend, env: NodeJS.ProcessEnv = {}, reopen?: (schema: string) => Promise<SqlClient>): Promise<MessagingHarness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-messaging-'));
   const store = await createEmbeddedStore({ dataDir: path.join(dataDir, 'directory') });
-  const directory = await startDirectory({ store, secretsKey: randomBytes(32), keyPepper: 'pepper', grpcAddr: '127.0.0.1:0', log });
+  const directory = await startDirectory({ store, secretsKey: randomBytes(32), keyPepper: 'pepper', cursorSecret: randomBytes(32), grpcAddr: '127.0.0.1:0', log });
   const workspace = await directory.service.createWorkspace({ name: 'Acme' });
   const user = await directory.service.createUser({ workspace_id: workspace.id, email: 'ana@acme.test', full_name: 'Ana Lima', role: 'admin' });
   const bus = createMemoryBus();

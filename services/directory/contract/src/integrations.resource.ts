@@ -1,0 +1,33 @@
+import { baseFields, defineResource } from '@crm/kit';
+
+export const INTEGRATION_STATUS_VALUES = ['connected', 'error', 'disconnected'] as const;
+
+/**
+ * A workspace's configured integrations (api-spec.md, Integration): read-only over the API (405 on
+ * writes). The secret is never a field: it stays encrypted in the directory. `config` holds the
+ * non-secret settings (for `smtp`: host, port, secure, username, from_email, from_name, verp).
+ */
+export const integrations = defineResource({
+  name: 'integrations',
+  singular: 'integration',
+  table: 'integrations',
+  timeField: 'created_at',
+  maxLimit: 200,
+  customFields: false,
+  fields: {
+    id: baseFields.id,
+    svc_uid: { ...baseFields.svc_uid, readOnly: true, nullable: true },
+    type: { type: 'string', readOnly: true, nullable: false, filter: true, sort: true, maxLength: 64 },
+    name: { type: 'string', readOnly: true, nullable: false, maxLength: 200 },
+    status: { type: 'enum', values: INTEGRATION_STATUS_VALUES, readOnly: true, nullable: false, filter: true },
+    enabled: { type: 'boolean', readOnly: true, nullable: false, filter: true },
+    config: {
+      type: 'json',
+      readOnly: true,
+      nullable: false,
+      schema: { type: 'object', description: 'Non-secret settings of the integration; never its secret.' },
+    },
+    created_at: { ...baseFields.created_at, sort: true },
+    updated_at: { ...baseFields.updated_at, sort: true },
+  },
+});
