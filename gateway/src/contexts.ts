@@ -1,9 +1,10 @@
 import { activitiesApi } from '@crm/activities-contract';
-import { directoryApi } from '@crm/directory-contract';
+import { directoryApi, users } from '@crm/directory-contract';
 import { flowsApi } from '@crm/flows-contract';
 import { messagingApi } from '@crm/messaging-contract';
-import { peopleApi } from '@crm/people-contract';
+import { contacts, peopleApi } from '@crm/people-contract';
 import { enrollmentRoutes, flowRoutes } from './routes/flows.routes';
+import { contactTimelineRoutes, userPerformanceRoutes } from './routes/messaging.routes';
 import { poolMemberRoutes } from './routes/people.routes';
 import { type ServiceContext, serviceContext } from './routes/resource.routes';
 
@@ -15,7 +16,11 @@ export const CONTEXTS: readonly ServiceContext[] = [
   serviceContext(peopleApi, (client, deadlineMs) => ({ pools: poolMemberRoutes(client, deadlineMs) })),
   serviceContext(activitiesApi),
   serviceContext(directoryApi),
-  serviceContext(messagingApi),
+  // Messaging's views of the engagement ledger sit under people's contacts and directory's users.
+  serviceContext(messagingApi, undefined, (client, deadlineMs) => [
+    { spec: contacts, routes: contactTimelineRoutes(client, deadlineMs) },
+    { spec: users, routes: userPerformanceRoutes(client, deadlineMs) },
+  ]),
   serviceContext(flowsApi, (client, deadlineMs) => ({ flows: flowRoutes(client, deadlineMs), enrollments: enrollmentRoutes(client, deadlineMs) })),
 ];
 

@@ -33,6 +33,19 @@ export const email = (maxLength = 254): Schema => ({ type: 'string', format: 'id
 export const CURSOR: Schema = { type: 'string', minLength: 3, maxLength: MAX_CURSOR_LENGTH, pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' };
 export const NEXT_CURSOR: Schema = { ...CURSOR, type: ['string', 'null'] };
 
+/** A page of a list: its items, and the cursor of the next page (null on the last). */
+export const pageSchema = (items: Schema, maxItems: number): Schema => ({
+  type: 'object',
+  properties: { data: { type: 'array', items, maxItems }, next_cursor: NEXT_CURSOR, has_more: { type: 'boolean' } },
+  required: ['data', 'next_cursor', 'has_more'],
+});
+
+/** An answer of one object under `data`, as JSON. */
+export const dataResponse = (description: string, data: Schema): Schema => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object', properties: { data }, required: ['data'] } } },
+});
+
 /** A count of records. */
 export const COUNT: Schema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 

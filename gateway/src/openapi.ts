@@ -294,7 +294,7 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       { url: '{base_url}/api', description: 'The same paths under /api/v1/... (local by default; your production gateway otherwise)', 'x-internal': false, variables: { base_url: { default: 'http://127.0.0.1:8080' } } },
     ],
     security: [{ apiKey: [] }],
-    tags: resources.map((r) => ({ name: r.spec.name, description: `${pascal(r.spec.singular)} records.` })),
+    tags: [...new Map(resources.map((r) => [r.spec.name, { name: r.spec.name, description: `${pascal(r.spec.singular)} records.` }])).values()],
     paths,
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: svc_<env>_<32 base64url characters>.' } },

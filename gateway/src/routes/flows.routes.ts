@@ -1,7 +1,7 @@
 import { CrmError, type RawListParams, type ServiceClient, isUuid, listParameterNames, messageToRecord, parseListQuery, toListRequest } from '@crm/kit';
 import { MAX_ENROLL_CONTACTS, NODE_TYPES, enrollmentSteps, flows } from '@crm/flows-contract';
 import type { FlowsServiceDefinition } from '@crm/proto';
-import { COUNT, CURSOR, DATE_TIME, NEXT_CURSOR, TEXT_PATTERN, UUID, idList } from '../openapi-schemas';
+import { COUNT, CURSOR, DATE_TIME, TEXT_PATTERN, UUID, idList, pageSchema } from '../openapi-schemas';
 import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } from './resource.routes';
 
 const ids = (description: string) => idList(MAX_ENROLL_CONTACTS, description);
@@ -215,22 +215,7 @@ export function enrollmentRoutes(client: ServiceClient<FlowsServiceDefinition>, 
           { name: 'updated_since', in: 'query', schema: DATE_TIME },
         ],
         responses: {
-          '200': {
-            description: 'A page of steps.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    data: { type: 'array', items: { $ref: '#/components/schemas/EnrollmentStep' }, maxItems: enrollmentSteps.maxLimit },
-                    next_cursor: NEXT_CURSOR,
-                    has_more: { type: 'boolean' },
-                  },
-                  required: ['data', 'next_cursor', 'has_more'],
-                },
-              },
-            },
-          },
+          '200': { description: 'A page of steps.', content: { 'application/json': { schema: pageSchema({ $ref: '#/components/schemas/EnrollmentStep' }, enrollmentSteps.maxLimit) } } },
           '400': { $ref: '#/components/responses/BadRequest' },
           '404': { $ref: '#/components/responses/NotFound' },
         },

@@ -54,10 +54,20 @@ export function resourceClient<D>(client: ServiceClient<D>, route: ResourceRoute
   return { list: call('list'), get: call('get'), create: call('create'), update: call('update'), delete: call('delete') };
 }
 
-/** A context from its contract's route table, with the custom routes it adds under its resources. */
+/** Routes a context answers under another context's resource (a view of its own data about it). */
+export interface RoutesUnder {
+  spec: ResourceSpec;
+  routes: readonly CustomRoute[];
+}
+
+/**
+ * A context from its contract's route table, with the custom routes it adds under its resources,
+ * and those it answers under other contexts' resources (`under`: messaging's timeline of a contact).
+ */
 export function serviceContext<D extends grpc.ServiceDefinition, Routes extends readonly ResourceRoute[]>(
   api: ContextApi<D, Routes>,
   custom?: (client: ServiceClient<D>, deadlineMs: number) => Partial<Record<Routes[number]['spec']['name'], readonly CustomRoute[]>>,
+  under?: (client: ServiceClient<D>, deadlineMs: number) => readonly RoutesUnder[],
 ): ServiceContext {
   return {
     name: api.name,
@@ -65,7 +75,7 @@ export function serviceContext<D extends grpc.ServiceDefinition, Routes extends 
     routes(untyped, deadlineMs) {
       const client = untyped as ServiceClient<D>;
       const extra = (custom?.(client, deadlineMs) ?? {}) as Partial<Record<string, readonly CustomRoute[]>>;
-      return api.routes.map((route) => ({
+      const own: ResourceRouteOptions[] = api.routes.map((route) => ({
         spec: route.spec,
         scope: route.scope,
         client: resourceClient(client, route),
@@ -73,6 +83,15 @@ export function serviceContext<D extends grpc.ServiceDefinition, Routes extends 
         deadlineMs,
         routes: extra[route.spec.name],
       }));
+      // No generic operation: only the custom routes, below the other context's resource path.
+      const foreign: ResourceRouteOptions[] = (under?.(client, deadlineMs) ?? []).map(({ spec, routes }) => ({
+        spec,
+        client: resourceClient(client, { spec, operations: [] }),
+        operations: [],
+        deadlineMs,
+        routes,
+      }));
+      return [...own, ...foreign];
     },
   };
 }

@@ -160,7 +160,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
           expect.objectContaining({
             type: ActivitiesEvents.TaskCreated,
             workspace_id: ws,
-            data: { task_id: task.id, status: 'open', type: 'call', due_at: '2026-06-01T07:30:00.000Z', created_at: task.created_at },
+            data: { task_id: task.id, title: 'Call back', status: 'open', type: 'call', due_at: '2026-06-01T07:30:00.000Z', created_at: task.created_at },
           }),
         ]),
       );
@@ -210,7 +210,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
         expect(typesOf(task.id)).toEqual([ActivitiesEvents.TaskCreated, ActivitiesEvents.TaskCompleted, ActivitiesEvents.TaskReopened]),
       );
       const [, completedEvent, reopenedEvent] = eventsOf(task.id);
-      expect(completedEvent!.data).toEqual({ task_id: task.id, contact_id: contactId, completed_at: done.completed_at });
+      expect(completedEvent!.data).toEqual({ task_id: task.id, title: 'Send deck', contact_id: contactId, completed_at: done.completed_at });
       expect(reopenedEvent!.data).toEqual({ task_id: task.id, contact_id: contactId, reopened_at: reopened.updated_at });
     });
 
@@ -280,6 +280,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
       await expectEventually(() =>
         expect(eventsOf(first!.id).find((e) => e.type === ActivitiesEvents.TaskCompleted)?.data).toEqual({
           task_id: first!.id,
+          title: 'Call the lead',
           flow_enrollment_id: enrollment,
           assignee_id: assignee,
           completed_at: patched.completed_at,

@@ -25,7 +25,7 @@ const completed = (task: ApiRecord): EventInit => ({
   data: {
     task_id: String(task.id),
     completed_at: String(task.completed_at),
-    ...present(task, 'contact_id', 'assignee_id', 'flow_enrollment_id'),
+    ...present(task, 'contact_id', 'assignee_id', 'flow_enrollment_id', 'title'),
   },
 });
 
@@ -41,7 +41,7 @@ export function taskEvents(change: RecordChange): EventInit[] {
         task_id: String(task.id),
         status: String(task.status),
         created_at: String(task.created_at),
-        ...present(task, 'contact_id', 'assignee_id', 'flow_enrollment_id', 'type', 'due_at'),
+        ...present(task, 'contact_id', 'assignee_id', 'flow_enrollment_id', 'type', 'due_at', 'title'),
       };
       return [{ type: ActivitiesEvents.TaskCreated, data }, ...(task.status === 'completed' ? [completed(task)] : [])];
     }

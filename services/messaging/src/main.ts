@@ -2,6 +2,7 @@ import { type SqlServiceDefinition, createMemorySendQuota, createRedis, createRe
 import { directoryApi } from '@crm/directory-contract';
 import { peopleApi } from '@crm/people-contract';
 import type { Redis } from 'ioredis';
+import { activityLedgerDurableFor, createActivityLedger, subscribeActivityLedger } from './activity-ledger.consumer';
 import { activityTouchpointsDurableFor, createActivityTouchpoints, subscribeActivityTouchpoints } from './activity-touchpoints.consumer';
 import { inboundSmtpWorker } from './inbound-smtp';
 import { messagingGrpcBinding } from './messaging.grpc';
@@ -72,6 +73,7 @@ export const messagingService: SqlServiceDefinition<MessagingService, { people: 
   bindings: (service, log) => [messagingGrpcBinding(service, log)],
   consumers: async (service, { bus, db, log }) => [
     await subscribeActivityTouchpoints(bus, createActivityTouchpoints({ db, log, afterCommit: () => undefined }), activityTouchpointsDurableFor(db.schema)),
+    await subscribeActivityLedger(bus, createActivityLedger({ db, log }), activityLedgerDurableFor(db.schema)),
   ],
   workers: (service, { config, log }) => [
     service.delivery,

@@ -1,5 +1,5 @@
-import { type GrpcServiceBinding, type Logger, bindContext, recordToMessage, requireIdempotencyKey, requireUuid } from '@crm/kit';
-import { messagingApi, sentEmails } from '@crm/messaging-contract';
+import { type GrpcServiceBinding, type Logger, type RawListParams, bindContext, recordToMessage, requireIdempotencyKey, requireUuid, toStruct } from '@crm/kit';
+import { messagingApi, parsePerformanceQuery, parseTimelineQuery, sentEmails } from '@crm/messaging-contract';
 import { TemplateError } from './mail';
 import type { MessagingService } from './messaging.service';
 
@@ -59,6 +59,27 @@ export function messagingGrpcBinding(service: MessagingService, log: Logger): Gr
       },
       async CheckSuppressions(request) {
         return { suppressed: await service.suppressed(requireUuid(request.workspace_id, 'workspace_id'), request.emails ?? []) };
+      },
+      async GetContactTimeline(request) {
+        // The same strict parsing as the gateway's, from the request's present fields.
+        const raw: RawListParams = {};
+        for (const key of ['cursor', 'kind', 'since', 'until'] as const) if (request[key] !== undefined && request[key] !== null) raw[key] = request[key];
+        if (request.limit !== undefined && request.limit !== null) raw.limit = String(request.limit);
+        const page = await service.timeline(
+          requireUuid(request.workspace_id, 'workspace_id'),
+          requireUuid(request.contact_id, 'contact_id'),
+          parseTimelineQuery(raw),
+        );
+        return {
+          data: page.data.map((item) => ({ ...item, payload: toStruct(item.payload) })),
+          page: { next_cursor: page.nextCursor ?? '', has_more: page.nextCursor !== null },
+        };
+      },
+      async GetUserPerformance(request) {
+        const userId = requireUuid(request.user_id, 'user_id');
+        const window = parsePerformanceQuery(request.window ? { window: request.window } : {});
+        const counts = await service.performance(requireUuid(request.workspace_id, 'workspace_id'), userId, window);
+        return { user_id: userId, window, ...counts };
       },
       async ValidateTemplate(request) {
         try {

@@ -18,6 +18,8 @@ import {
 import {
   MessagingError,
   MessagingErrorCode,
+  type PerformanceWindow,
+  type TimelineQuery,
   chatappTemplates,
   emailEvents,
   emailTemplates,
@@ -32,7 +34,8 @@ import { createTransports, type Transports } from './delivery/transports';
 import { type Engagement, createEngagement } from './engagement';
 import { type Inbound, createInbound } from './inbound';
 import { type TemplateRenderer, TemplateError, type TrackingTokens, createTemplateRenderer, createTrackingTokens } from './mail';
-import { findSend, markFailed } from './records';
+import { type Performance, type TimelineItem, readPerformance, readTimeline, recordLedger } from './ledger';
+import { findSend, markFailed, touchpointEntry } from './records';
 import { type SenderDirectory, createSenderDirectory } from './sender-directory';
 import { type Sends, createSends } from './sends';
 
@@ -71,6 +74,10 @@ export interface MessagingService {
   suppressed(workspaceId: string, emails: readonly string[]): Promise<string[]>;
   /** Cancels a queued send; a send already handed over is not recalled. Idempotent. */
   cancel(workspaceId: string, sentEmailId: string, reason: string): Promise<{ canceled: boolean; status: string }>;
+  /** A page of the contact's timeline (not_found for a contact the workspace does not have). */
+  timeline(workspaceId: string, contactId: string, query: TimelineQuery): Promise<{ data: TimelineItem[]; nextCursor: string | null }>;
+  /** The user's counters over the window ending now (not_found for a user the workspace does not have). */
+  performance(workspaceId: string, userId: string, window: PerformanceWindow): Promise<Performance>;
   close(): Promise<void>;
 }
 
@@ -235,7 +242,34 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
     sentEmails: { ...sentEmailStore, create: (ctx, body) => sends.queue(ctx, body) },
     emailEvents: createResourceStore({ ...common, spec: emailEvents }),
     // A touchpoint's owner is a user of the workspace (its contact is checked by its rule above).
-    touchpoints: withReferenceChecks(touchpointStore, { owner_id: userReference(deps.directory) }),
+    // One logged by hand is a row of its contact's timeline, written with it.
+    touchpoints: withReferenceChecks(
+      {
+        ...touchpointStore,
+        create: (ctx, body, options) =>
+          touchpointStore.create(ctx, body, {
+            ...options,
+            inTransaction: async (tx, record) => {
+              await recordLedger(
+                tx,
+                ctx.workspaceId,
+                touchpointEntry(String(record.id), {
+                  contactId: String(record.contact_id),
+                  ownerId: (record.owner_id as string | null) ?? null,
+                  channel: record.channel as 'email',
+                  direction: record.direction as 'inbound' | 'outbound',
+                  status: record.status as 'completed' | 'failed',
+                  subject: record.subject as string | null,
+                  summary: record.summary as string | null,
+                  occurredAt: new Date(String(record.occurred_at)),
+                }),
+              );
+              return options?.inTransaction?.(tx, record);
+            },
+          }),
+      },
+      { owner_id: userReference(deps.directory) },
+    ),
     emailTemplates: templateStore,
     chatappTemplates: chatappStore,
     sends,
@@ -275,6 +309,24 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
       });
       if (events.length) afterCommit();
       return outcome;
+    },
+
+    // The ledger keeps rows of deleted contacts (they are history): the contact, or the user, must
+    // exist now. Asked beside the query, not before it: an unknown one is 404 all the same.
+    async timeline(workspaceId, contactId, query) {
+      const [, page] = await Promise.all([
+        people.call('GetContact', { workspace_id: workspaceId, id: contactId }),
+        readTimeline(db, cursors, workspaceId, contactId, query),
+      ]);
+      return page;
+    },
+
+    async performance(workspaceId, userId, window) {
+      const [, counts] = await Promise.all([
+        deps.directory.call('GetUser', { workspace_id: workspaceId, id: userId }),
+        readPerformance(db, workspaceId, userId, window, clock.now()),
+      ]);
+      return counts;
     },
 
     async close() {

@@ -212,4 +212,59 @@ export const migrations: Migration[] = [
       CREATE INDEX chatapp_templates_search_idx ON chatapp_templates USING gin (name public.gin_trgm_ops);
     `,
   },
+  {
+    id: '006_engagement_ledger',
+    sql: `
+      -- The engagement ledger (DESIGN.md, Derived views): one row per thing that happened with a
+      -- contact, written with messaging's own records and from activities' events. A row is one fact:
+      -- (kind, source_id, action) is unique, so a redelivered event writes nothing. \`metric\` names the
+      -- user performance counter the row adds one to, if any.
+      CREATE TABLE engagement_ledger (
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('sent_email', 'email_event', 'touchpoint', 'call_log', 'meeting', 'task')),
+        source_id uuid NOT NULL,
+        action text NOT NULL DEFAULT '',
+        contact_id uuid,
+        user_id uuid,
+        occurred_at timestamptz(3) NOT NULL,
+        summary text NOT NULL,
+        payload jsonb NOT NULL DEFAULT '{}'::jsonb,
+        metric text CHECK (metric IN ('emails_sent', 'emails_replied', 'emails_opened', 'emails_clicked', 'calls_placed', 'meetings_scheduled', 'tasks_completed')),
+        talk_seconds integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (workspace_id, id)
+      );
+      CREATE UNIQUE INDEX engagement_ledger_fact_key ON engagement_ledger (workspace_id, kind, source_id, action);
+      -- A contact's timeline, newest first, whole or by kind: a seek after the cursor either way.
+      CREATE INDEX engagement_ledger_timeline_idx ON engagement_ledger (workspace_id, contact_id, occurred_at, id);
+      CREATE INDEX engagement_ledger_timeline_kind_idx ON engagement_ledger (workspace_id, contact_id, kind, occurred_at, id);
+      -- The counted rows of a user by time: the partial hours at a performance window's edges.
+      CREATE INDEX engagement_ledger_user_metric_idx ON engagement_ledger (workspace_id, user_id, occurred_at)
+        INCLUDE (metric, talk_seconds) WHERE metric IS NOT NULL;
+
+      -- The first open, click and reply of each send: "emails opened" counts emails, not opens.
+      CREATE TABLE engagement_firsts (
+        workspace_id uuid NOT NULL,
+        sent_email_id uuid NOT NULL,
+        metric text NOT NULL,
+        PRIMARY KEY (workspace_id, sent_email_id, metric)
+      );
+
+      -- User performance by whole UTC hour, added to in the transaction of each counted ledger row.
+      CREATE TABLE engagement_hourly (
+        workspace_id uuid NOT NULL,
+        user_id uuid NOT NULL,
+        hour timestamptz(3) NOT NULL,
+        emails_sent integer NOT NULL DEFAULT 0,
+        emails_replied integer NOT NULL DEFAULT 0,
+        emails_opened integer NOT NULL DEFAULT 0,
+        emails_clicked integer NOT NULL DEFAULT 0,
+        calls_placed integer NOT NULL DEFAULT 0,
+        call_talk_seconds bigint NOT NULL DEFAULT 0,
+        meetings_scheduled integer NOT NULL DEFAULT 0,
+        tasks_completed integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (workspace_id, user_id, hour)
+      );
+    `,
+  },
 ];

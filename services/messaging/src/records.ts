@@ -1,5 +1,6 @@
 import { type CrmEvent, type SqlQueryable, newEvent, newId } from '@crm/kit';
 import { MessagingEvents } from '@crm/proto';
+import { type LedgerEntry, recordLedger } from './ledger';
 
 /**
  * The writes that follow a send through its life, each inside the caller's transaction and
@@ -90,6 +91,7 @@ export async function recordEmailEvent(tx: SqlQueryable, send: SendRow, input: E
       now,
     ],
   );
+  await recordLedger(tx, send.workspace_id, emailEventEntry(send, id, input));
   const event = newEvent(MessagingEvents.EmailEventRecorded, send.workspace_id, {
     email_event_id: id,
     sent_email_id: send.id,
@@ -101,6 +103,41 @@ export async function recordEmailEvent(tx: SqlQueryable, send: SendRow, input: E
     ...flowOf(send),
   });
   return { id, events: [event] };
+}
+
+const EVENT_SUMMARIES: Record<EngagementInput['type'], (send: SendRow, input: EngagementInput) => string> = {
+  open: (send) => `Opened "${send.subject}"`,
+  click: (send, input) => `Clicked ${input.url ?? 'a link'} in "${send.subject}"`,
+  reply: (send) => `Replied to "${send.subject}"`,
+  bounce: (send, input) => `"${send.subject}" bounced${input.bounceType ? ` (${input.bounceType})` : ''}${input.statusCode ? `: ${input.statusCode}` : ''}`,
+  unsubscribe: (send) => `Unsubscribed from "${send.subject}"`,
+};
+
+/** Counted once per send, and never when flagged as a bot: emails opened, clicked, replied. */
+const EVENT_METRICS: Partial<Record<EngagementInput['type'], LedgerEntry['metric']>> = {
+  open: 'emails_opened',
+  click: 'emails_clicked',
+  reply: 'emails_replied',
+};
+
+function emailEventEntry(send: SendRow, id: string, input: EngagementInput): LedgerEntry {
+  const metric = input.isBot ? undefined : EVENT_METRICS[input.type];
+  return {
+    kind: 'email_event',
+    sourceId: id,
+    contactId: send.contact_id,
+    userId: send.owner_id,
+    occurredAt: input.occurredAt,
+    summary: EVENT_SUMMARIES[input.type](send, input),
+    payload: {
+      event_type: input.type,
+      sent_email_id: send.id,
+      is_bot: input.isBot ?? false,
+      ...(input.url ? { url: input.url } : {}),
+      ...(input.bounceType ? { bounce_type: input.bounceType } : {}),
+    },
+    ...(metric ? { metric, oncePerSend: send.id } : {}),
+  };
 }
 
 export interface TouchpointInput {
@@ -147,6 +184,11 @@ export async function recordTouchpoint(tx: SqlQueryable, workspaceId: string, in
     ],
   );
   if (!rows.length) return [];
+  // A touchpoint that mirrors another row of the timeline (a send, a reply, a call, a meeting) is
+  // not a second row there; an automatic reply is a fact of its own.
+  if (input.source === 'inbound_email') {
+    await recordLedger(tx, workspaceId, touchpointEntry(id, input));
+  }
   return [
     newEvent(MessagingEvents.TouchpointRecorded, workspaceId, {
       touchpoint_id: id,
@@ -158,6 +200,22 @@ export async function recordTouchpoint(tx: SqlQueryable, workspaceId: string, in
       ...(input.ownerId ? { owner_id: input.ownerId } : {}),
     }),
   ];
+}
+
+/** The ledger row of a touchpoint (logged by hand, or an automatic reply). */
+export function touchpointEntry(
+  id: string,
+  touch: Pick<TouchpointInput, 'contactId' | 'ownerId' | 'channel' | 'direction' | 'status' | 'subject' | 'summary' | 'occurredAt'>,
+): LedgerEntry {
+  return {
+    kind: 'touchpoint',
+    sourceId: id,
+    contactId: touch.contactId,
+    userId: touch.ownerId,
+    occurredAt: touch.occurredAt,
+    summary: touch.summary || touch.subject || `${touch.direction === 'inbound' ? 'Inbound' : 'Outbound'} ${touch.channel.replace('_', ' ')} touchpoint`,
+    payload: { channel: touch.channel, direction: touch.direction, status: touch.status, ...(touch.subject ? { subject: touch.subject } : {}) },
+  };
 }
 
 /** Adds the address to the workspace's suppression list; true when it was not on it yet. */
@@ -213,6 +271,21 @@ export async function markSent(tx: SqlQueryable, send: SendRow, provider: 'smtp'
     occurredAt: sentAt,
     source: 'sent_email',
     sourceId: send.id,
+  });
+  await recordLedger(tx, send.workspace_id, {
+    kind: 'sent_email',
+    sourceId: send.id,
+    contactId: send.contact_id,
+    userId: send.owner_id,
+    occurredAt: sentAt,
+    summary: `Sent "${send.subject}" to ${send.to_email}`,
+    payload: {
+      subject: send.subject,
+      to_email: send.to_email,
+      provider,
+      ...(send.flow_id ? { flow_id: send.flow_id, flow_enrollment_id: send.flow_enrollment_id } : {}),
+    },
+    metric: 'emails_sent',
   });
   return [
     newEvent(MessagingEvents.EmailSent, send.workspace_id, {

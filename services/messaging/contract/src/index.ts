@@ -15,3 +15,17 @@ export {
 export { chatappTemplates, emailTemplates, CHATAPP_CHANNELS } from './templates.resource';
 export { messagingApi } from './messaging.api';
 export { MESSAGING_ERRORS, MessagingError, MessagingErrorCode } from './messaging.errors';
+export {
+  DEFAULT_PERFORMANCE_WINDOW,
+  PERFORMANCE_COUNTERS,
+  PERFORMANCE_WINDOWS,
+  TIMELINE_DEFAULT_LIMIT,
+  TIMELINE_KINDS,
+  TIMELINE_MAX_LIMIT,
+  parsePerformanceQuery,
+  parseTimelineQuery,
+  type PerformanceCounter,
+  type PerformanceWindow,
+  type TimelineKind,
+  type TimelineQuery,
+} from './views';
