@@ -1,4 +1,4 @@
-import { CrmError, type Logger, createLogger, findJsonProblem, newId } from '@crm/kit';
+import { CrmError, type Logger, countRefusal, createLogger, findJsonProblem, newId, setHttpRoute } from '@crm/kit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { renderDocsPage } from './docs-page';
 import { routerError, sendError, toCrmError } from './errors';
@@ -95,6 +95,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // The route template, never the path, on the request's span and its duration metric.
+    setHttpRoute(request.routeOptions.url);
     if (closing) {
       // A request that reaches a closing gateway on a kept-alive connection; Fastify has already
       // marked the response `Connection: close`, so the retry opens a connection to another instance.
@@ -107,6 +109,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       const decision = await deps.rateLimit.limiter.hit(principal.workspaceId, principal.keyId, request.id);
       reply.headers(rateLimitHeaders(deps.rateLimit.limits, decision));
       if (!decision.admitted) {
+        countRefusal('rate_limit');
         const wait = reply.getHeader('Retry-After');
         throw new CrmError('rate_limited', `rate limit exceeded: retry after ${wait} seconds`, {
           retry_after_seconds: Number(wait),

@@ -38,7 +38,8 @@ export interface CrmProcess {
 export function startCrm(name: string, args: string[], env: NodeJS.ProcessEnv, root: string = REPO_ROOT, nodeArgs: string[] = []): CrmProcess {
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'packages/cli/bin/crm.js'), ...args], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // Any free port for /metrics unless the test names one: many processes run side by side.
+    env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

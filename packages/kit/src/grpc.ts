@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import type { Struct, Value } from '@crm/proto';
 import { HealthImplementation } from 'grpc-health-check';
@@ -14,6 +15,7 @@ import {
 import { CrmError, DomainError, GRPC_STATUS_TO_CODE, grpcStatusOf, isErrorCode } from './errors';
 import { newId } from './ids';
 import type { Logger } from './logger';
+import { recordRpcServed } from './metrics';
 
 /**
  * Failed calls carry `{code, message, details}` as JSON in this binary trailing metadata entry, so
@@ -50,10 +52,12 @@ export function toServiceError(error: unknown, log: Logger, method: string): Par
  * Binds async handlers to grpc-js's callback API: each call runs under the caller's deadline and
  * the Idempotency-Key it carried (kit/idempotency), so every store and peer call below sees both.
  */
-export function implement<D>(handlers: ServiceHandlers<D>, log: Logger): grpc.UntypedServiceImplementation {
+export function implement<D>(handlers: ServiceHandlers<D>, log: Logger, service = 'unknown'): grpc.UntypedServiceImplementation {
   const bound: grpc.UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(handlers as Record<string, (req: unknown, call: unknown) => Promise<unknown>>)) {
     bound[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const started = performance.now();
+      const served = (code: number) => recordRpcServed(service, name, code, (performance.now() - started) / 1000);
       const deadline = call.getDeadline();
       const metadataValue = (key: string) => {
         const value = call.metadata.get(key)[0];
@@ -76,9 +80,14 @@ export function implement<D>(handlers: ServiceHandlers<D>, log: Logger): grpc.Un
             headers.set(IDEMPOTENT_REPLAYED_METADATA, 'true');
             call.sendMetadata(headers);
           }
+          served(grpc.status.OK);
           callback(null, response);
         },
-        (error: unknown) => callback(toServiceError(error, log, name)),
+        (error: unknown) => {
+          const failure = toServiceError(error, log, name);
+          served(failure.code ?? grpc.status.UNKNOWN);
+          callback(failure);
+        },
       );
     };
   }
@@ -89,7 +98,8 @@ export function implement<D>(handlers: ServiceHandlers<D>, log: Logger): grpc.Un
 export function bindService<D extends grpc.ServiceDefinition>(definition: D, handlers: ServiceHandlers<D>, log: Logger): GrpcServiceBinding {
   const missing = Object.keys(definition).filter((method) => !(method in (handlers as object)));
   if (missing.length) throw new Error(`${serviceNameOf(definition)}: no handler for ${missing.join(', ')}`);
-  return { name: serviceNameOf(definition), definition, implementation: implement(handlers, log) };
+  const name = serviceNameOf(definition);
+  return { name, definition, implementation: implement(handlers, log, name) };
 }
 
 /** Rebuilds the domain error from a failed call: our metadata when present, else the bare status. */

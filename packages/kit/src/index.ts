@@ -14,6 +14,7 @@ export * from './limits';
 export * from './redis';
 export * from './list-query';
 export * from './logger';
+export * from './metrics';
 export * from './migrate';
 export * from './record-codec';
 export * from './resource';

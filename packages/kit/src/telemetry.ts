@@ -11,6 +11,7 @@
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -40,14 +41,36 @@ export function exportsTraces(env: NodeJS.ProcessEnv = process.env): boolean {
   return exportsSignal('TRACES', env);
 }
 
+export const DEFAULT_METRICS_PORT = 9464;
+
+/**
+ * Where the process serves `/metrics` (Prometheus text format): `METRICS_PORT` (default 9464; `off`
+ * serves nothing; `0` any free port) on `METRICS_HOST` (default 127.0.0.1; a container sets
+ * 0.0.0.0). Never the public API's port: the gateway's is `PORT`.
+ */
+export function metricsEndpoint(env: NodeJS.ProcessEnv = process.env): { host: string; port: number } | undefined {
+  const given = (env.METRICS_PORT ?? '').trim();
+  if (given === 'off') return undefined;
+  const port = given === '' ? DEFAULT_METRICS_PORT : Number(given);
+  if (!/^\d{1,5}$/.test(given || '0') || port > 65_535) throw new Error(`METRICS_PORT must be a port number (0-65535) or off, got "${given}"`);
+  return { host: env.METRICS_HOST?.trim() || '127.0.0.1', port };
+}
+
 export function startTelemetry(serviceName: string): void {
   if (sdk) return;
   const processors: SpanProcessor[] = exportsTraces() ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [];
+  const endpoint = metricsEndpoint();
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME || serviceName }),
     spanProcessors: processors,
-    // Absent, the SDK builds these from the environment; an empty list builds nothing.
-    ...(exportsSignal('METRICS') ? {} : { metricReaders: [] }),
+    // Metrics are pulled from /metrics; absent, the SDK would build readers from the environment.
+    metricReaders: endpoint
+      ? [
+          new PrometheusExporter({ host: endpoint.host, port: endpoint.port, endpoint: '/metrics' }, (error) => {
+            if (error) process.stderr.write(`crm: metrics endpoint ${endpoint.host}:${endpoint.port} not served: ${error.message}\n`);
+          }),
+        ]
+      : [],
     ...(exportsSignal('LOGS') ? {} : { logRecordProcessors: [] }),
     instrumentations: [
       new HttpInstrumentation({

@@ -12,6 +12,7 @@ import {
   newId,
   checkReferences,
   validateWrite,
+  countRefusal,
 } from '@crm/kit';
 import { userReference } from '@crm/directory-contract';
 import { MessagingError, MessagingErrorCode, emailTemplates, sentEmails } from '@crm/messaging-contract';
@@ -173,6 +174,7 @@ export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
         throw new MessagingError(MessagingErrorCode.QuotaUnavailable, 'the send quota cannot be checked right now; retry shortly');
       }
       if (!reservation.granted) {
+        countRefusal('send_quota');
         const seconds = Math.max(1, Math.ceil(reservation.retryAfterMs / 1000));
         throw new MessagingError(
           MessagingErrorCode.QuotaExhausted,
