@@ -76,7 +76,8 @@ describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))(
 
     // The committed event is later than the rolled-back one: once it is out, the other never will be.
     await expectEventually(() => expect(ids()).toEqual([committed!.id]));
-    expect(await outboxRows()).toEqual([]);
+    // A relay deletes what it published just after publishing it: seen published is not yet deleted.
+    await expectEventually(async () => expect(await outboxRows()).toEqual([]));
   });
 
   test('committed events are published in order, exactly once, by two relays running together', async () => {
@@ -92,7 +93,8 @@ describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))(
 
       await expectEventually(() => expect(ids()).toHaveLength(events.length), { timeoutMs: 10_000 });
       expect(ids()).toEqual(events.map((e) => e.id));
-      expect(await outboxRows()).toEqual([]);
+      // A relay deletes what it published just after publishing it: seen published is not yet deleted.
+      await expectEventually(async () => expect(await outboxRows()).toEqual([]));
     } finally {
       await Promise.all(relays.splice(0).map((r) => r.stop()));
       if (replicaDb !== db) await replicaDb.close();
