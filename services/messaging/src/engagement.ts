@@ -1,6 +1,7 @@
 import { type Clock, type CrmEvent, type SqlClient, writeOutbox } from '@crm/kit';
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
 import { type TrackingTokens, detectBot } from './mail';
+import { uncountBotEvents } from './ledger';
 import { findSend, recordEmailEvent, suppress } from './records';
 
 /**
@@ -100,6 +101,7 @@ export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; 
             send.workspace_id,
             verdict.burstClickIds,
           ]);
+          await uncountBotEvents(tx, send.workspace_id, verdict.burstClickIds);
         }
         const recorded = await recordEmailEvent(tx, send, { type: claim.kind, occurredAt: now, isBot, url: url ?? null, userAgent: request.userAgent });
         await writeOutbox(tx, recorded.events);

@@ -89,6 +89,34 @@ describe.each(sqlBackends())('the engagement ledger on $name', (backend) => {
     expect(Date.parse(after.window_end) - Date.parse(after.window_start)).toBe(24 * 3_600_000);
   });
 
+  test('clicks found to be a burst after they were counted count no more, and a person\'s later click still counts', async () => {
+    const contactId = await h.contact('burst@example.com', { owner_id: h.userId });
+    const before = await h.messaging.service.performance(h.workspaceId, h.userId, '24h');
+    const links = ['a', 'b', 'c'].map((x) => `<a href="https://example.com/${x}">${x}</a>`).join(' ');
+    const queued = await h.messaging.service.sends.queue({ workspaceId: h.workspaceId }, { contact_id: contactId, owner_id: h.userId, subject: 'Links', body: `<p>${links}</p>` });
+    await expectEventually(async () => expect((await h.messaging.service.sentEmails.get(h.workspaceId, String(queued.id))).status).toBe('sent'));
+    const raw = sink.received.find((m) => m.messageId === queued.message_id)!.raw;
+    await h.db.query(`UPDATE sent_emails SET sent_at = now() - interval '1 minute' WHERE workspace_id = $1 AND id = $2`, [h.workspaceId, queued.id]);
+    const tokens = [...text(raw).matchAll(/\/t\/c\/([A-Za-z0-9_-]+)/g)].map((m) => m[1]!);
+    expect(new Set(tokens).size).toBe(3);
+    const click = (token: string) => h.messaging.service.engagement.record({ kind: 'click', token, userAgent: HUMAN, method: 'GET' });
+    const clicked = async () => (await h.messaging.service.performance(h.workspaceId, h.userId, '24h')).emails_clicked - before.emails_clicked;
+
+    await click(tokens[0]!);
+    expect(await clicked()).toBe(1);
+    // Every link within a second: a scanner. The first click is flagged with the others and uncounted.
+    const at = Date.now();
+    await click(tokens[1]!);
+    await click(tokens[2]!);
+    expect(await clicked()).toBe(0);
+    const rows = (await timeline(contactId, { kind: 'email_event' })).data;
+    expect(rows.map((e) => e.payload.is_bot)).toEqual([true, true, true]);
+    // Once the burst window has passed, a person's click on one link counts again.
+    await expectEventually(async () => expect(Date.now() - at).toBeGreaterThan(1_100), { timeoutMs: 5_000 });
+    await click(tokens[0]!);
+    expect(await clicked()).toBe(1);
+  });
+
   test('an unknown contact or user is not_found; a cursor of another contact or filter is refused', async () => {
     await expect(timeline(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
     await expect(h.messaging.service.performance(h.workspaceId, randomUUID(), '7d')).rejects.toMatchObject({ code: 'not_found' });

@@ -75,6 +75,36 @@ export async function recordLedger(tx: SqlQueryable, workspaceId: string, entry:
   ]);
 }
 
+const EMAIL_METRICS = ['emails_opened', 'emails_clicked', 'emails_replied'] as const;
+
+/**
+ * Email events flagged as automated after they were recorded (a burst of clicks shows the earlier
+ * clicks were a link scanner's): their rows say so and count no more, and the email's first counted
+ * event is free again, so a person's later click still counts.
+ */
+export async function uncountBotEvents(tx: SqlQueryable, workspaceId: string, emailEventIds: readonly string[]): Promise<void> {
+  if (!emailEventIds.length) return;
+  await tx.query(
+    `WITH old AS (
+       SELECT id, user_id, occurred_at, metric, (payload->>'sent_email_id')::uuid AS sent_email_id FROM engagement_ledger
+        WHERE workspace_id = $1::uuid AND kind = 'email_event' AND action = '' AND source_id = ANY($2::uuid[]) FOR UPDATE
+     ), flagged AS (
+       UPDATE engagement_ledger l SET metric = NULL, payload = l.payload || '{"is_bot": true}'::jsonb
+         FROM old WHERE l.workspace_id = $1::uuid AND l.id = old.id RETURNING l.id
+     ), freed AS (
+       DELETE FROM engagement_firsts f USING old
+        WHERE f.workspace_id = $1::uuid AND f.sent_email_id = old.sent_email_id AND f.metric = old.metric RETURNING f.metric
+     ), counted AS (
+       SELECT user_id, date_bin('1 hour', occurred_at, ${EPOCH}) AS hour,
+              ${EMAIL_METRICS.map((m) => `count(*) FILTER (WHERE metric = '${m}') AS ${m}`).join(', ')}
+         FROM old WHERE metric IS NOT NULL AND user_id IS NOT NULL GROUP BY 1, 2
+     )
+     UPDATE engagement_hourly h SET ${EMAIL_METRICS.map((m) => `${m} = h.${m} - counted.${m}`).join(', ')}
+       FROM counted WHERE h.workspace_id = $1::uuid AND h.user_id = counted.user_id AND h.hour = counted.hour`,
+    [workspaceId, emailEventIds],
+  );
+}
+
 export interface TimelineItem {
   kind: string;
   id: string;
