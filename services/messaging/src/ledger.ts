@@ -76,6 +76,8 @@ export async function recordLedger(tx: SqlQueryable, workspaceId: string, entry:
 }
 
 const EMAIL_METRICS = ['emails_opened', 'emails_clicked', 'emails_replied'] as const;
+const UNCOUNTED = EMAIL_METRICS.map((m) => `count(*) FILTER (WHERE metric = '${m}') AS ${m}`).join(', ');
+const LOWERED = EMAIL_METRICS.map((m) => `${m} = h.${m} - counted.${m}`).join(', ');
 
 /**
  * Email events flagged as automated after they were recorded (a burst of clicks shows the earlier
@@ -95,11 +97,10 @@ export async function uncountBotEvents(tx: SqlQueryable, workspaceId: string, em
        DELETE FROM engagement_firsts f USING old
         WHERE f.workspace_id = $1::uuid AND f.sent_email_id = old.sent_email_id AND f.metric = old.metric RETURNING f.metric
      ), counted AS (
-       SELECT user_id, date_bin('1 hour', occurred_at, ${EPOCH}) AS hour,
-              ${EMAIL_METRICS.map((m) => `count(*) FILTER (WHERE metric = '${m}') AS ${m}`).join(', ')}
+       SELECT user_id, date_bin('1 hour', occurred_at, ${EPOCH}) AS hour, ${UNCOUNTED}
          FROM old WHERE metric IS NOT NULL AND user_id IS NOT NULL GROUP BY 1, 2
      )
-     UPDATE engagement_hourly h SET ${EMAIL_METRICS.map((m) => `${m} = h.${m} - counted.${m}`).join(', ')}
+     UPDATE engagement_hourly h SET ${LOWERED}
        FROM counted WHERE h.workspace_id = $1::uuid AND h.user_id = counted.user_id AND h.hour = counted.hour`,
     [workspaceId, emailEventIds],
   );
@@ -124,7 +125,7 @@ export async function readTimeline(
   const fingerprint = queryFingerprint(['timeline', workspaceId, contactId, query.kind ?? null, query.since?.toISOString() ?? null, query.until?.toISOString() ?? null]);
   const position = query.cursor ? cursors.decode(fingerprint, query.cursor) : undefined;
   const params: unknown[] = [workspaceId, contactId];
-  const where = ['workspace_id = $1::uuid', 'contact_id = $2::uuid'];
+  const where: string[] = [];
   const add = (value: unknown, type: string) => {
     params.push(value);
     return `$${params.length}::${type}`;
@@ -138,7 +139,8 @@ export async function readTimeline(
   }
   const { rows } = await db.query<{ id: string; kind: string; source_id: string; occurred_at: Date; summary: string; payload: Record<string, unknown> }>(
     `SELECT id, kind, source_id, occurred_at, summary, payload FROM engagement_ledger
-      WHERE ${where.join(' AND ')} ORDER BY occurred_at DESC, id DESC LIMIT ${query.limit + 1}`,
+      WHERE workspace_id = $1::uuid AND contact_id = $2::uuid ${where.map((condition) => `AND ${condition}`).join(' ')}
+      ORDER BY occurred_at DESC, id DESC LIMIT ${query.limit + 1}`,
     params,
   );
   const page = rows.slice(0, query.limit);
