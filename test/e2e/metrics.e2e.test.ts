@@ -47,6 +47,8 @@ test('every process answers /metrics on its own port, and the public port does n
   for (const component of ['gateway', ...SERVICES]) expect(await scrape(component)).toMatch(/^# (HELP|TYPE) /m);
   const publicMetrics = await fetch(`${stack!.baseUrl}/metrics`);
   expect(publicMetrics.status).toBe(404);
+  expect((await fetch(`http://127.0.0.1:${ports.gateway}/other`)).status).toBe(404);
+  for (const process of stack!.processes) expect(process.output()).not.toMatch(/metrics not served/);
 });
 
 test('HTTP and gRPC series move with the traffic, labelled by route template and method, never by id', async () => {

@@ -151,6 +151,8 @@ describe('integrations over HTTP', () => {
     // Neither a response nor any process's log carries the secret.
     for (const answer of [listed, one]) expect(JSON.stringify(answer.body)).not.toContain(SECRET);
     for (const process of stack!.processes) expect(process.output()).not.toContain(SECRET);
+    // Each process took a free port of its own for /metrics (METRICS_PORT=0): none was refused one.
+    for (const process of stack!.processes) expect(process.output()).not.toMatch(/metrics not served/);
   });
 });
 

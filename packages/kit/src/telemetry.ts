@@ -19,6 +19,7 @@ import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 let sdk: NodeSDK | undefined;
+let metricsServer: import('node:http').Server | undefined;
 
 type Signal = 'TRACES' | 'METRICS' | 'LOGS';
 
@@ -60,27 +61,45 @@ export function startTelemetry(serviceName: string): void {
   if (sdk) return;
   const processors: SpanProcessor[] = exportsTraces() ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [];
   const endpoint = metricsEndpoint();
+  // The exporter's own server cannot take port 0 (it reads 0 as "the default"): ours serves it.
+  const prometheus = endpoint ? new PrometheusExporter({ preventServerStart: true }) : undefined;
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME || serviceName }),
     spanProcessors: processors,
     // Metrics are pulled from /metrics; absent, the SDK would build readers from the environment.
-    metricReaders: endpoint
-      ? [
-          new PrometheusExporter({ host: endpoint.host, port: endpoint.port, endpoint: '/metrics' }, (error) => {
-            if (error) process.stderr.write(`crm: metrics endpoint ${endpoint.host}:${endpoint.port} not served: ${error.message}\n`);
-          }),
-        ]
-      : [],
+    metricReaders: prometheus ? [prometheus] : [],
     ...(exportsSignal('LOGS') ? {} : { logRecordProcessors: [] }),
     instrumentations: [
       new HttpInstrumentation({
         // Health probes would otherwise flood every trace backend.
-        ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz',
+        ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
       }),
       new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     ],
   });
   sdk.start();
+  if (prometheus && endpoint) serveMetrics(prometheus, endpoint);
+}
+
+/**
+ * `GET /metrics` on its own listener. Loaded after the SDK started, like every other use of `http`;
+ * it does not keep the process alive, and a port already taken is reported, not fatal.
+ */
+function serveMetrics(exporter: PrometheusExporter, endpoint: { host: string; port: number }): void {
+  void import('node:http').then(({ createServer }) => {
+    const server = createServer((request, response) => {
+      if ((request.url ?? '').split('?')[0] === '/metrics' && (request.method === 'GET' || request.method === 'HEAD')) {
+        exporter.getMetricsRequestHandler(request, response);
+        return;
+      }
+      response.statusCode = 404;
+      response.end('not found: metrics are at /metrics\n');
+    });
+    server.on('error', (error) => process.stderr.write(`crm: metrics not served on ${endpoint.host}:${endpoint.port}: ${error.message}\n`));
+    server.listen(endpoint.port, endpoint.host);
+    server.unref();
+    metricsServer = server;
+  });
 }
 
 /**
@@ -90,6 +109,8 @@ export function startTelemetry(serviceName: string): void {
 export async function stopTelemetry(timeoutMs = 5_000): Promise<void> {
   const running = sdk;
   sdk = undefined;
+  metricsServer?.close();
+  metricsServer = undefined;
   if (!running) return;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<void>((resolve) => {
