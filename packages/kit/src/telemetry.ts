@@ -6,8 +6,8 @@
  * Spans are always created, so W3C trace context flows gateway → gRPC → SQL → events. They are
  * exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-specific variable) is set
  * and `OTEL_TRACES_EXPORTER` is not `none`; otherwise they are dropped at the end of the request.
- * Metrics and logs follow the SDK's own environment rules, but only when they have somewhere to go
- * (see exportsSignal).
+ * Metrics are pulled: Prometheus text at `/metrics` on METRICS_PORT (see metricsEndpoint). Logs
+ * follow the SDK's own environment rules, but only when they have somewhere to go (exportsSignal).
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
