@@ -9,7 +9,7 @@ import {
   searchKeys,
   sortKeys,
 } from '@crm/kit';
-import { CURSOR, DATE_TIME, MAX_ERROR_MESSAGE, NEXT_CURSOR, RATE_HEADERS, REQUEST_ID, RETRY_AFTER, TEXT_PATTERN, UUID, email } from './openapi-schemas';
+import { CURSOR, DATE_TIME, MAX_ERROR_MESSAGE, RATE_HEADERS, REQUEST_ID, RETRY_AFTER, TEXT_PATTERN, UUID, email, pageSchema } from './openapi-schemas';
 import { IDEMPOTENCY_KEY } from './plugins/idempotency';
 import { OPERATION_METHODS, type Operation, type ResourceRouteOptions } from './routes/resource.routes';
 
@@ -174,15 +174,7 @@ function operationObject(spec: ResourceSpec, operation: Operation, scopeResource
           '200': {
             description: 'A page.',
             headers: RATE_HEADERS,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: { data: { type: 'array', items: ref(name), maxItems: spec.maxLimit }, next_cursor: NEXT_CURSOR, has_more: { type: 'boolean' } },
-                  required: ['data', 'next_cursor', 'has_more'],
-                },
-              },
-            },
+            content: { 'application/json': { schema: pageSchema(ref(name), spec.maxLimit) } },
           },
           ...errors('BadRequest'),
         },
