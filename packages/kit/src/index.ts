@@ -15,6 +15,7 @@ export * from './redis';
 export * from './list-query';
 export * from './logger';
 export * from './metrics';
+export * from './tracing';
 export * from './migrate';
 export * from './record-codec';
 export * from './resource';

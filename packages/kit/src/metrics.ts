@@ -1,27 +1,197 @@
-import { type Counter, type Histogram, context, metrics } from '@opentelemetry/api';
+import { type Attributes, type Counter, type Histogram, type ObservableGauge, context, metrics } from '@opentelemetry/api';
 import { RPCType, getRPCMetadata } from '@opentelemetry/core';
+import type { SqlQueryable } from './sql';
+import { untraced } from './tracing';
 
 /**
- * The process's instruments, after the OpenTelemetry semantic conventions for HTTP and RPC:
- * durations in seconds, attributes of bounded cardinality only (a route template, never a path; a
- * method name; a status code; never an id or a workspace). Created on first use, so they bind to the
- * meter provider `startTelemetry` installed (without one, they record nothing).
+ * Every instrument the system records, after the OpenTelemetry semantic conventions for HTTP, RPC,
+ * messaging and database clients where one applies (`crm.*` otherwise): durations in seconds, and
+ * attributes of bounded cardinality only (a route template, never a path; a method, a consumer
+ * group, a context, an outcome; never an id or a workspace). Each instrument names the attributes
+ * it may carry, and recording any other is a programming error the tests catch.
+ *
+ * Instruments are created on first use, so they bind to the meter provider `startTelemetry`
+ * installed (without one, they record nothing). The catalogue is also what the dashboard and the
+ * alert rules under infra/ are checked against (`prometheusName`).
  */
+export const INSTRUMENTS = {
+  'http.server.request.duration': {
+    kind: 'histogram',
+    unit: 's',
+    description: 'Duration of HTTP requests the gateway answered (recorded by the HTTP instrumentation).',
+    attributes: ['http.route', 'http.request.method', 'http.response.status_code'],
+    recordedBy: 'instrumentation',
+  },
+  'rpc.server.duration': {
+    kind: 'histogram',
+    unit: 's',
+    description: 'Duration of gRPC calls a service answered.',
+    attributes: ['rpc.system', 'rpc.service', 'rpc.method', 'rpc.grpc.status_code'],
+  },
+  'crm.refusals': {
+    kind: 'counter',
+    unit: '{request}',
+    description: 'Requests refused by a rate limit or a send quota.',
+    attributes: ['crm.refusal'],
+  },
+  'messaging.process.duration': {
+    kind: 'histogram',
+    unit: 's',
+    description: 'Duration of event handlers, by consumer group; error.type is set when the handler failed (the event comes back).',
+    attributes: ['messaging.system', 'messaging.consumer.group.name', 'messaging.destination.name', 'error.type'],
+  },
+  'crm.events.redelivered': {
+    kind: 'counter',
+    unit: '{event}',
+    description: 'Events delivered to a consumer group again after a failure or an expired acknowledgement.',
+    attributes: ['messaging.system', 'messaging.consumer.group.name'],
+  },
+  'crm.events.consumer.pending': {
+    kind: 'gauge',
+    unit: '{event}',
+    description: 'Events a consumer group has not been given yet (its lag).',
+    attributes: ['messaging.system', 'messaging.consumer.group.name'],
+  },
+  'crm.events.consumer.unacked': {
+    kind: 'gauge',
+    unit: '{event}',
+    description: 'Events given to a consumer group and not yet acknowledged.',
+    attributes: ['messaging.system', 'messaging.consumer.group.name'],
+  },
+  'crm.outbox.published': {
+    kind: 'counter',
+    unit: '{event}',
+    description: 'Events the outbox relay published.',
+    attributes: ['crm.context'],
+  },
+  'crm.outbox.events': {
+    kind: 'gauge',
+    unit: '{event}',
+    description: 'Events written and not yet published (counted up to 100,000).',
+    attributes: ['crm.context'],
+  },
+  'crm.outbox.oldest_age': {
+    kind: 'gauge',
+    unit: 's',
+    description: 'Age of the oldest unpublished event; 0 when the outbox is empty.',
+    attributes: ['crm.context'],
+  },
+  'crm.engine.step.duration': {
+    kind: 'histogram',
+    unit: 's',
+    description: 'Duration of flow steps the engine ran and committed, by node type and outcome.',
+    attributes: ['crm.node.type', 'crm.step.outcome'],
+  },
+  'crm.engine.due': {
+    kind: 'gauge',
+    unit: '{enrollment}',
+    description: 'Active enrollments of active flows whose next step is due now (counted up to 100,000).',
+    attributes: [],
+  },
+  'crm.engine.oldest_due_age': {
+    kind: 'gauge',
+    unit: 's',
+    description: 'How long the longest-waiting due enrollment has been due; 0 when none is.',
+    attributes: [],
+  },
+  'crm.mail.delivery.duration': {
+    kind: 'histogram',
+    unit: 's',
+    description: 'Delivery attempts, by provider and outcome (sent, retried, bounced, failed, called_off), with their duration.',
+    attributes: ['crm.mail.provider', 'crm.mail.outcome'],
+  },
+  'crm.mail.queue.due': {
+    kind: 'gauge',
+    unit: '{email}',
+    description: 'Sends due for delivery now (counted up to 100,000).',
+    attributes: [],
+  },
+  'crm.mail.queue.oldest_due_age': {
+    kind: 'gauge',
+    unit: 's',
+    description: 'How long the longest-waiting due send has been due; 0 when none is.',
+    attributes: [],
+  },
+  'crm.mail.inbound': {
+    kind: 'counter',
+    unit: '{message}',
+    description: 'Inbound mail by what it turned out to be: reply, auto_reply, bounce, delayed, unmatched, malformed.',
+    attributes: ['crm.mail.inbound.kind'],
+  },
+  'db.client.connection.count': {
+    kind: 'gauge',
+    unit: '{connection}',
+    description: 'Postgres connections of the pool, by state (idle, used).',
+    attributes: ['db.client.connection.pool.name', 'db.client.connection.state'],
+  },
+  'db.client.connection.max': {
+    kind: 'gauge',
+    unit: '{connection}',
+    description: 'The most connections the pool opens.',
+    attributes: ['db.client.connection.pool.name'],
+  },
+  'db.client.connection.pending_requests': {
+    kind: 'gauge',
+    unit: '{request}',
+    description: 'Queries waiting for a connection of the pool.',
+    attributes: ['db.client.connection.pool.name'],
+  },
+} as const satisfies Record<
+  string,
+  { kind: 'histogram' | 'counter' | 'gauge'; unit: string; description: string; attributes: readonly string[]; recordedBy?: 'instrumentation' }
+>;
+
+type Catalogue = typeof INSTRUMENTS;
+export type InstrumentName = keyof Catalogue;
+type NamesOf<K extends Catalogue[InstrumentName]['kind']> = { [N in InstrumentName]: Catalogue[N]['kind'] extends K ? N : never }[InstrumentName];
+export type HistogramName = NamesOf<'histogram'>;
+export type CounterName = NamesOf<'counter'>;
+export type GaugeName = NamesOf<'gauge'>;
+/** The attributes an instrument may carry, each optional (an absent one is no label). */
+export type AttributesOf<N extends InstrumentName> = Partial<Record<Catalogue[N]['attributes'][number], string | number>>;
+
+/**
+ * The name the Prometheus exporter gives an instrument: dots and other invalid characters become
+ * `_`, a counter ends in `_total`; a histogram's series add `_bucket`, `_sum` and `_count`.
+ */
+export function prometheusName(name: InstrumentName): string {
+  const base = name.replace(/[^a-zA-Z0-9_:]/g, '_').replace(/_+/g, '_');
+  return INSTRUMENTS[name].kind === 'counter' && !base.endsWith('_total') ? `${base}_total` : base;
+}
+
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-let instruments: { rpc: Histogram; refusals: Counter } | undefined;
-function get() {
-  if (instruments) return instruments;
-  const meter = metrics.getMeter('crm');
-  instruments = {
-    rpc: meter.createHistogram('rpc.server.duration', {
-      unit: 's',
-      description: 'Duration of gRPC calls a service answered.',
-      advice: { explicitBucketBoundaries: BUCKETS },
-    }),
-    refusals: meter.createCounter('crm.refusals', { description: 'Requests refused by a rate limit or a send quota.' }),
-  };
-  return instruments;
+const histograms = new Map<string, Histogram>();
+const counters = new Map<string, Counter>();
+const meter = () => metrics.getMeter('crm');
+
+/** Refuses an attribute the catalogue does not list for the instrument (see INSTRUMENTS). */
+function checked(name: InstrumentName, attributes: Attributes): Attributes {
+  const allowed: readonly string[] = INSTRUMENTS[name].attributes;
+  for (const key of Object.keys(attributes)) {
+    if (!allowed.includes(key)) throw new Error(`metric ${name} does not take the attribute ${key}`);
+  }
+  return attributes;
+}
+
+export function recordHistogram<N extends HistogramName>(name: N, seconds: number, attributes: AttributesOf<N>): void {
+  let histogram = histograms.get(name);
+  if (!histogram) {
+    const { unit, description } = INSTRUMENTS[name];
+    histogram = meter().createHistogram(name, { unit, description, advice: { explicitBucketBoundaries: BUCKETS } });
+    histograms.set(name, histogram);
+  }
+  histogram.record(seconds, checked(name, attributes));
+}
+
+export function addCount<N extends CounterName>(name: N, value: number, attributes: AttributesOf<N>): void {
+  let counter = counters.get(name);
+  if (!counter) {
+    const { unit, description } = INSTRUMENTS[name];
+    counter = meter().createCounter(name, { unit, description });
+    counters.set(name, counter);
+  }
+  counter.add(value, checked(name, attributes));
 }
 
 /**
@@ -36,10 +206,81 @@ export function setHttpRoute(route: string | undefined): void {
 
 /** One gRPC call served: `code` is the gRPC status code (0 = OK). */
 export function recordRpcServed(service: string, method: string, code: number, seconds: number): void {
-  get().rpc.record(seconds, { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method, 'rpc.grpc.status_code': code });
+  recordHistogram('rpc.server.duration', seconds, { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method, 'rpc.grpc.status_code': code });
 }
 
 /** A request refused by a limit: `rate_limit` (per key or workspace) or `send_quota`. */
 export function countRefusal(kind: 'rate_limit' | 'send_quota'): void {
-  get().refusals.add(1, { 'crm.refusal': kind });
+  addCount('crm.refusals', 1, { 'crm.refusal': kind });
+}
+
+/** Records a reading of a gauge; given to a GaugeReader. */
+export type Observe = <N extends GaugeName>(name: N, value: number, attributes: AttributesOf<N>) => void;
+/** Reads some gauges' current values, when a scrape asks for them. */
+export type GaugeReader = (observe: Observe) => Promise<void> | void;
+
+/** A reader that has not answered by then is left out of that scrape (its gauges are absent). */
+export const GAUGE_READ_TIMEOUT_MS = 2_000;
+
+const readers = new Set<GaugeReader>();
+let gaugesRegistered = false;
+
+async function readWithin(reader: GaugeReader, observe: Observe): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, GAUGE_READ_TIMEOUT_MS);
+    timer.unref();
+  });
+  try {
+    // A scrape's own queries are not traced: they would start a trace of their own each time.
+    await Promise.race([untraced(async () => reader(observe)), expired]);
+  } catch {
+    // A database or a bus that cannot answer: the scrape goes on without these readings.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Adds a reader of gauges, run on every scrape (all readers at once, each within
+ * GAUGE_READ_TIMEOUT_MS, a failing one left out); returns the function that removes it. Readings are
+ * taken when asked for, never polled, so an unscraped process does no work for them.
+ */
+export function observeGauges(reader: GaugeReader): () => void {
+  if (!gaugesRegistered) {
+    gaugesRegistered = true;
+    const m = meter();
+    const gauges = new Map<GaugeName, ObservableGauge>();
+    for (const [name, spec] of Object.entries(INSTRUMENTS)) {
+      if (spec.kind === 'gauge') gauges.set(name as GaugeName, m.createObservableGauge(name, { unit: spec.unit, description: spec.description }));
+    }
+    m.addBatchObservableCallback(async (result) => {
+      const readings: Array<[ObservableGauge, number, Attributes]> = [];
+      const observe: Observe = (name, value, attributes) => {
+        readings.push([gauges.get(name)!, value, checked(name, attributes)]);
+      };
+      await Promise.all([...readers].map((read) => readWithin(read, observe)));
+      for (const [gauge, value, attributes] of readings) result.observe(gauge, value, attributes);
+    }, [...gauges.values()]);
+  }
+  readers.add(reader);
+  return () => {
+    readers.delete(reader);
+  };
+}
+
+/** Counted up to this many rows: past it, the exact number does not change what anyone does. */
+export const BACKLOG_COUNT_CAP = 100_000;
+
+/**
+ * The size of a backlog and the age of its oldest item, for metrics: `rows` is a query selecting
+ * each waiting item's time as `at`, oldest first (so the cap keeps the oldest); it is counted up to
+ * BACKLOG_COUNT_CAP. An empty backlog is 0 and 0.
+ */
+export async function readBacklog(db: SqlQueryable, rows: string): Promise<{ count: number; oldestSeconds: number }> {
+  const { rows: [row] } = await db.query<{ count: number; oldest: number }>(
+    `WITH waiting AS (${rows}\n LIMIT ${BACKLOG_COUNT_CAP})
+     SELECT count(*)::int AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(at)), 0)::float8 AS oldest FROM waiting`,
+  );
+  return { count: Number(row?.count ?? 0), oldestSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
 }

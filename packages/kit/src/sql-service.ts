@@ -6,8 +6,9 @@ import { type GrpcServiceBinding, type RunningGrpcServer, type ServiceClient, cr
 import { startIdempotencyPruner } from './idempotency';
 import { type DependencyCheck, type HealthMonitor, monitorHealth } from './health';
 import type { Logger } from './logger';
+import { type Observe, observeGauges } from './metrics';
 import { type Migration, runMigrations, verifyMigrations } from './migrate';
-import type { SqlClient } from './sql';
+import type { PoolUse, SqlClient } from './sql';
 import { type Clock, type Worker, superviseWorkers, systemClock } from './workers';
 
 /** The contexts a service calls, by the name it uses for them. */
@@ -101,6 +102,7 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
   const relay = createOutboxRelay({
     db,
     bus,
+    context: definition.name,
     onError: (error: unknown) => log.warn({ err: error }, 'outbox relay: publish failed, will retry'),
   });
   const peers = Object.fromEntries(
@@ -131,6 +133,7 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
   const dependencies: DependencyCheck[] = [{ name: 'database', check: () => db.query('SELECT 1') }];
   if (bus.ping) dependencies.push({ name: 'event bus', check: () => bus.ping!() });
   const health = monitorHealth((serving) => server.setServing(serving), dependencies, { intervalMs: runtime.healthIntervalMs, log });
+  const unobservePool = db.poolUse ? observeGauges((observe) => observePool(observe, definition.name, db.poolUse!())) : () => undefined;
   log.info({ address: server.address, consumers: consumers.map((c) => c.durable) }, `${definition.name} service listening`);
   return {
     server,
@@ -138,6 +141,7 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
     health,
     async stop(graceMs) {
       health.stop();
+      unobservePool();
       await server.shutdown(graceMs);
       await workers.stop();
       for (const consumer of consumers) await consumer.stop();
@@ -147,4 +151,13 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
       await definition.close?.(service);
     },
   };
+}
+
+/** The pool's connections by state, its size and its queue (OpenTelemetry's database client conventions). */
+function observePool(observe: Observe, name: string, use: PoolUse): void {
+  const pool = { 'db.client.connection.pool.name': name };
+  observe('db.client.connection.count', use.total - use.idle, { ...pool, 'db.client.connection.state': 'used' });
+  observe('db.client.connection.count', use.idle, { ...pool, 'db.client.connection.state': 'idle' });
+  observe('db.client.connection.max', use.max, pool);
+  observe('db.client.connection.pending_requests', use.waiting, pool);
 }

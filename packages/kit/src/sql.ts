@@ -25,6 +25,18 @@ export interface SqlClient extends SqlQueryable {
   readonly schema: string;
   transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** The connection pool's use now (`pg` only; PGlite has one connection and no pool). */
+  poolUse?(): PoolUse;
+}
+
+export interface PoolUse {
+  /** The most connections the pool opens. */
+  max: number;
+  /** Connections open, in use or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 const tracer = trace.getTracer('crm.sql');
@@ -66,9 +78,10 @@ export interface PgClientOptions {
 
 export async function createPgClient(options: PgClientOptions): Promise<SqlClient> {
   const schema = assertSchemaName(options.schema);
+  const max = options.max ?? 10;
   const pool = new Pool({
     connectionString: options.url,
-    max: options.max ?? 10,
+    max,
     application_name: options.applicationName ?? `crm-${schema}`,
     options: `-c search_path=${schema},public -c statement_timeout=${options.statementTimeoutMs ?? 0}`,
   });
@@ -121,6 +134,7 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
       }
     },
     close: () => pool.end(),
+    poolUse: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type ServiceClient,
   type SqlClient,
   type SqlQueryable,
+  captureTraceContext,
   createResourceStore,
   createTransactionRunner,
   isUuid,
@@ -193,13 +194,15 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
         const created = await store.create(ctx, body, {
           id,
           inTransaction: async (tx, record) => {
-            // The entry again, now that the row exists: its visits and the history of an instant end.
+            // The entry again, now that the row exists: its visits and the history of an instant end;
+            // and the request's trace context, which the engine's steps of it join.
             const flow = await flows.get(tx, ctx.workspaceId, String(record.flow_id));
             const entry = entryOf(flow!, ctx.workspaceId, id, String(record.contact_id), new Date(String(record.started_at)));
-            await tx.query(`UPDATE enrollments SET visits = $3::jsonb WHERE workspace_id = $1::uuid AND id = $2::uuid`, [
+            await tx.query(`UPDATE enrollments SET visits = $3::jsonb, trace = $4::jsonb WHERE workspace_id = $1::uuid AND id = $2::uuid`, [
               ctx.workspaceId,
               id,
               JSON.stringify(entry.state.visits),
+              JSON.stringify(captureTraceContext()),
             ]);
             await insertSteps(tx, entry.steps.map((step) => ({ workspaceId: ctx.workspaceId, enrollmentId: id, flowId: flow!.id, step })), clock.now());
             return entry.end ? [endEvent(entry.state, entry.end, clock.now())] : [];
@@ -277,15 +280,16 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
             visits: entry.state.visits,
           }));
           const { rows: inserted } = await tx.query<{ id: string; contact_id: string }>(
+            // The request's trace context: the engine's steps of these enrollments join its trace.
             `INSERT INTO enrollments (workspace_id, id, flow_id, contact_id, status, current_node_id, next_run_at, visits, enrolled_by,
-                                      enrolled_at, started_at, completed_at, created_at, updated_at)
+                                      enrolled_at, started_at, completed_at, created_at, updated_at, trace)
              SELECT $1::uuid, t.id, $2::uuid, t.contact_id, t.status, t.current_node_id, t.next_run_at, t.visits, $4::uuid,
-                    $3::timestamptz, $3::timestamptz, t.completed_at, $3::timestamptz, $3::timestamptz
+                    $3::timestamptz, $3::timestamptz, t.completed_at, $3::timestamptz, $3::timestamptz, $6::jsonb
                FROM jsonb_to_recordset($5::jsonb) AS t(id uuid, contact_id uuid, status text, current_node_id uuid, next_run_at timestamptz,
                     completed_at timestamptz, visits jsonb)
              ON CONFLICT (workspace_id, flow_id, contact_id) WHERE status IN ('active', 'paused') DO NOTHING
              RETURNING id, contact_id`,
-            [workspaceId, flowId, now.toISOString(), ctx.actorUserId ?? null, JSON.stringify(payload)],
+            [workspaceId, flowId, now.toISOString(), ctx.actorUserId ?? null, JSON.stringify(payload), JSON.stringify(captureTraceContext())],
           );
           const insertedIds = new Set(inserted.map((r) => r.id));
           const entered = rows.filter((r) => insertedIds.has(r.entry.state.id));

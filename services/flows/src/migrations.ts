@@ -171,4 +171,13 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '005_enrollment_trace',
+    sql: `
+      -- The W3C trace context of the request that enrolled the contact (traceparent, tracestate):
+      -- each step the engine runs is a span of that trace, however much later it runs. '{}' for
+      -- enrollments made before this migration: their steps start traces of their own.
+      ALTER TABLE enrollments ADD COLUMN trace jsonb NOT NULL DEFAULT '{}'::jsonb;
+    `,
+  },
 ];

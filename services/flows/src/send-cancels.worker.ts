@@ -1,4 +1,4 @@
-import { type Clock, CrmError, type Logger, type ServiceClient, type SqlClient, type Worker, backoffMs, createWaker } from '@crm/kit';
+import { type Clock, CrmError, type Logger, type ServiceClient, type SqlClient, type Worker, backoffMs, createWaker, untraced } from '@crm/kit';
 import type { MessagingServiceDefinition } from '@crm/proto';
 
 /**
@@ -28,9 +28,12 @@ export function createSendCancelsWorker(options: {
   const waker = createWaker(clock);
 
   async function drain(): Promise<number> {
-    const { rows } = await db.query<{ workspace_id: string; sent_email_id: string; reason: string }>(
-      `SELECT workspace_id, sent_email_id, reason FROM pending_cancels ORDER BY created_at LIMIT $1 -- all workspaces: the worker serves every tenant`,
-      [BATCH],
+    // The poll is untraced (it runs every few seconds); each cancel it finds is traced.
+    const { rows } = await untraced(() =>
+      db.query<{ workspace_id: string; sent_email_id: string; reason: string }>(
+        `SELECT workspace_id, sent_email_id, reason FROM pending_cancels ORDER BY created_at LIMIT $1 -- all workspaces: the worker serves every tenant`,
+        [BATCH],
+      ),
     );
     let settled = 0;
     let next = 0;

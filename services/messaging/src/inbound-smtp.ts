@@ -1,6 +1,6 @@
 import type { Logger, Worker } from '@crm/kit';
 import { SMTPServer } from 'smtp-server';
-import { CrmError } from '@crm/kit';
+import { CrmError, withStoredTrace } from '@crm/kit';
 import type { Inbound } from './inbound';
 
 /**
@@ -37,7 +37,8 @@ export function inboundSmtpWorker(options: { inbound: Inbound; address: string; 
               return;
             }
             const recipients = session.envelope.rcptTo.map((r) => r.address);
-            inbound.ingest(Buffer.concat(chunks), recipients).then(
+            // A trace of its own per message received, its queries and events within it.
+            withStoredTrace({}, 'receive email', { 'network.protocol.name': 'smtp' }, () => inbound.ingest(Buffer.concat(chunks), recipients)).then(
               () => callback(),
               (error: unknown) => {
                 if (error instanceof CrmError && error.code === 'invalid_request') {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, writeOutbox } from '@crm/kit';
+import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, addCount, writeOutbox } from '@crm/kit';
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
 import { InboundError, type InboundMail, createInboundParser } from './mail';
 import { type SendRow, findSend, markBounced, recordEmailEvent, recordTouchpoint } from './records';
@@ -58,77 +58,89 @@ export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: 
     if (events.length) deps.afterCommit();
   }
 
+  const counted = (kind: IngestResult['kind'] | 'malformed') => addCount('crm.mail.inbound', 1, { 'crm.mail.inbound.kind': kind });
+
+  /** One message: what it was, and the records it changed. */
+  async function ingest(raw: Buffer, envelopeRecipients: readonly string[] | undefined): Promise<IngestResult> {
+    let mail: InboundMail;
+    try {
+      mail = await parser.parse(raw, { envelopeRecipients });
+    } catch (error) {
+      if (error instanceof InboundError) throw new MessagingError(MessagingErrorCode.MalformedMail, `not a mail message: ${error.message}`);
+      throw error;
+    }
+    if (mail.kind === 'unmatched') {
+      log.info({ reason: mail.reason, messageId: mail.messageId }, 'inbound mail matched no send; not kept');
+      return { kind: 'unmatched' };
+    }
+    const send = await sendOf(mail.sentEmailIds);
+    if (!send) {
+      log.info({ kind: mail.kind, messageId: mail.messageId }, 'inbound mail names no known send; not kept');
+      return { kind: 'unmatched' };
+    }
+    const at = deps.clock.now();
+    switch (mail.kind) {
+      case 'reply':
+        await commit(send.workspace_id, mail, raw, async (tx) => {
+          const recorded = await recordEmailEvent(tx, send, { type: 'reply', occurredAt: at, detail: mail.replyText.slice(0, 2_000) || null, url: null });
+          const touch = await recordTouchpoint(tx, send.workspace_id, {
+            contactId: send.contact_id,
+            ownerId: send.owner_id,
+            channel: 'email',
+            direction: 'inbound',
+            status: 'completed',
+            subject: mail.subject || null,
+            summary: mail.replyText.slice(0, 500) || 'Reply received',
+            occurredAt: at,
+            source: 'email_event',
+            sourceId: recorded.id,
+          });
+          return [...recorded.events, ...touch];
+        });
+        break;
+      case 'auto_reply':
+        await commit(send.workspace_id, mail, raw, (tx) =>
+          recordTouchpoint(tx, send.workspace_id, {
+            contactId: send.contact_id,
+            ownerId: send.owner_id,
+            channel: 'email',
+            direction: 'inbound',
+            status: 'completed',
+            subject: mail.subject || null,
+            summary: `Automatic reply: ${mail.text.slice(0, 400)}`,
+            occurredAt: at,
+            source: 'inbound_email',
+            sourceId: send.id,
+          }),
+        );
+        break;
+      case 'bounce':
+        await commit(send.workspace_id, mail, raw, async (tx) => {
+          // Re-read under the row lock: a bounce can race the delivery worker's own success.
+          const current = (await findSend(tx, send.id, true)) ?? send;
+          return markBounced(tx, current, {
+            type: mail.severity,
+            statusCode: mail.recipient.status ?? null,
+            detail: mail.recipient.diagnosticCode ?? null,
+            occurredAt: at,
+          });
+        });
+        break;
+      case 'delayed':
+        log.info({ sentEmailId: send.id }, 'delivery delayed notice: not a bounce');
+        break;
+    }
+    return { kind: mail.kind, sentEmailId: send.id };
+  }
+
   return {
     async ingest(raw, envelopeRecipients) {
-      let mail: InboundMail;
-      try {
-        mail = await parser.parse(raw, { envelopeRecipients });
-      } catch (error) {
-        if (error instanceof InboundError) throw new MessagingError(MessagingErrorCode.MalformedMail, `not a mail message: ${error.message}`);
+      const result = await ingest(raw, envelopeRecipients).catch((error: unknown) => {
+        if (error instanceof MessagingError && error.reason === MessagingErrorCode.MalformedMail) counted('malformed');
         throw error;
-      }
-      if (mail.kind === 'unmatched') {
-        log.info({ reason: mail.reason, messageId: mail.messageId }, 'inbound mail matched no send; not kept');
-        return { kind: 'unmatched' };
-      }
-      const send = await sendOf(mail.sentEmailIds);
-      if (!send) {
-        log.info({ kind: mail.kind, messageId: mail.messageId }, 'inbound mail names no known send; not kept');
-        return { kind: 'unmatched' };
-      }
-      const at = deps.clock.now();
-      switch (mail.kind) {
-        case 'reply':
-          await commit(send.workspace_id, mail, raw, async (tx) => {
-            const recorded = await recordEmailEvent(tx, send, { type: 'reply', occurredAt: at, detail: mail.replyText.slice(0, 2_000) || null, url: null });
-            const touch = await recordTouchpoint(tx, send.workspace_id, {
-              contactId: send.contact_id,
-              ownerId: send.owner_id,
-              channel: 'email',
-              direction: 'inbound',
-              status: 'completed',
-              subject: mail.subject || null,
-              summary: mail.replyText.slice(0, 500) || 'Reply received',
-              occurredAt: at,
-              source: 'email_event',
-              sourceId: recorded.id,
-            });
-            return [...recorded.events, ...touch];
-          });
-          break;
-        case 'auto_reply':
-          await commit(send.workspace_id, mail, raw, (tx) =>
-            recordTouchpoint(tx, send.workspace_id, {
-              contactId: send.contact_id,
-              ownerId: send.owner_id,
-              channel: 'email',
-              direction: 'inbound',
-              status: 'completed',
-              subject: mail.subject || null,
-              summary: `Automatic reply: ${mail.text.slice(0, 400)}`,
-              occurredAt: at,
-              source: 'inbound_email',
-              sourceId: send.id,
-            }),
-          );
-          break;
-        case 'bounce':
-          await commit(send.workspace_id, mail, raw, async (tx) => {
-            // Re-read under the row lock: a bounce can race the delivery worker's own success.
-            const current = (await findSend(tx, send.id, true)) ?? send;
-            return markBounced(tx, current, {
-              type: mail.severity,
-              statusCode: mail.recipient.status ?? null,
-              detail: mail.recipient.diagnosticCode ?? null,
-              occurredAt: at,
-            });
-          });
-          break;
-        case 'delayed':
-          log.info({ sentEmailId: send.id }, 'delivery delayed notice: not a bounce');
-          break;
-      }
-      return { kind: mail.kind, sentEmailId: send.id };
+      });
+      counted(result.kind);
+      return result;
     },
   };
 }

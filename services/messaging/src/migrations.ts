@@ -267,4 +267,13 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '007_delivery_trace',
+    sql: `
+      -- The W3C trace context of the request that queued the send (traceparent, tracestate), so its
+      -- delivery attempts are spans of that trace however much later they run. '{}' for sends queued
+      -- before this migration: their attempts start traces of their own.
+      ALTER TABLE deliveries ADD COLUMN trace jsonb NOT NULL DEFAULT '{}'::jsonb;
+    `,
+  },
 ];

@@ -8,6 +8,7 @@ import {
   type ServiceClient,
   type SqlQueryable,
   type WriteContext,
+  captureTraceContext,
   messageToRecord,
   newId,
   checkReferences,
@@ -201,9 +202,10 @@ export function createSends(deps: SendsDeps & { db: SqlQueryable }): Sends {
           systemFields: system,
           inTransaction: async (tx) => {
             await tx.query(
-              `INSERT INTO deliveries (workspace_id, sent_email_id, next_attempt_at, thread, verp)
-               VALUES ($1::uuid, $2::uuid, now(), $3::text[], $4::boolean)`,
-              [ctx.workspaceId, id, thread?.messageIds ?? [], sender.verp],
+              // The trace that queued it: its delivery, however much later, joins that trace.
+              `INSERT INTO deliveries (workspace_id, sent_email_id, next_attempt_at, thread, verp, trace)
+               VALUES ($1::uuid, $2::uuid, now(), $3::text[], $4::boolean, $5::jsonb)`,
+              [ctx.workspaceId, id, thread?.messageIds ?? [], sender.verp, JSON.stringify(captureTraceContext())],
             );
           },
         });

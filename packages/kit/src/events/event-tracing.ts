@@ -1,4 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { addCount, recordHistogram } from '../metrics';
 import type { CrmEvent } from './event-bus';
 
 const tracer = trace.getTracer('crm.events');
@@ -31,7 +32,8 @@ export interface ConsumeSpanInfo {
 /**
  * Runs a handler inside a CONSUMER span whose parent is the context carried by the message, and
  * nothing else: the handler must not inherit whatever happened to be active where the delivery
- * loop runs (for the in-process bus, that is the publisher's own call stack).
+ * loop runs (for the in-process bus, that is the publisher's own call stack). Records the handler's
+ * duration by consumer group and subject (`error.type` when it failed) and counts redeliveries.
  */
 export function withConsumeSpan<T>(info: ConsumeSpanInfo, run: () => Promise<T>): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, info.headers);
@@ -51,14 +53,24 @@ export function withConsumeSpan<T>(info: ConsumeSpanInfo, run: () => Promise<T>)
     },
     parent,
     async (span) => {
+      const group = { 'messaging.system': info.system, 'messaging.consumer.group.name': info.durable };
+      if (info.deliveryCount > 1) addCount('crm.events.redelivered', 1, group);
+      const started = performance.now();
+      let failure: string | undefined;
       try {
         return await run();
       } catch (error) {
+        failure = error instanceof Error ? error.constructor.name : 'error';
         span.recordException(error instanceof Error ? error : new Error(String(error)));
         span.setStatus({ code: SpanStatusCode.ERROR });
         throw error;
       } finally {
         span.end();
+        recordHistogram('messaging.process.duration', (performance.now() - started) / 1000, {
+          ...group,
+          'messaging.destination.name': info.subject,
+          ...(failure ? { 'error.type': failure } : {}),
+        });
       }
     },
   );

@@ -1,3 +1,4 @@
+import { observeGauges } from '../metrics';
 import {
   assertPublishable,
   assertSubscribeOptions,
@@ -85,6 +86,14 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
   const onError: BusErrorReporter = options.onError ?? logEventError('event handler failed');
   const groups = new Map<string, Group>();
   const closing = new AbortController();
+  // Delivery here is a call: nothing waits undelivered, and what is under way (retries included) is unacknowledged.
+  const unobserve = observeGauges((observe) => {
+    for (const group of groups.values()) {
+      const labels = { 'messaging.system': 'memory', 'messaging.consumer.group.name': group.durable };
+      observe('crm.events.consumer.pending', 0, labels);
+      observe('crm.events.consumer.unacked', group.inFlight.size, labels);
+    }
+  });
 
   function forget(group: Group, at: number): void {
     for (const [id, settledAt] of group.settled) {
@@ -239,6 +248,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
 
     async close() {
       closing.abort();
+      unobserve();
       const members = [...groups.values()].flatMap((group) => group.members);
       for (const member of members) member.stopped = true;
       for (const group of groups.values()) group.members = [];

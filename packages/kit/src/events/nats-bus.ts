@@ -14,6 +14,7 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { observeGauges } from '../metrics';
 import {
   assertPublishable,
   assertSubscribeOptions,
@@ -94,6 +95,18 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
     const subscriptions = new Set<NatsSubscription>();
     let closed = false;
     let closing: Promise<void> | undefined;
+    // Lag per durable this process consumes, as the server counts it (shared by every replica).
+    const unobserve = observeGauges(async (observe) => {
+      const durables = new Set([...subscriptions].map((subscription) => subscription.durable));
+      await Promise.all(
+        [...durables].map(async (durable) => {
+          const info = await jsm.consumers.info(stream, durable);
+          const group = { 'messaging.system': 'nats', 'messaging.consumer.group.name': durable };
+          observe('crm.events.consumer.pending', info.num_pending, group);
+          observe('crm.events.consumer.unacked', info.num_ack_pending, group);
+        }),
+      );
+    });
 
     return {
       async publish(event, headers) {
@@ -134,6 +147,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
 
       close() {
         closed = true;
+        unobserve();
         closing ??= (async () => {
           await Promise.allSettled([...subscriptions].map((subscription) => subscription.stop()));
           // drain() flushes pending publishes and acks before closing; a connection that is already

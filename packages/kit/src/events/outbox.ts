@@ -1,6 +1,6 @@
-import { context, ROOT_CONTEXT } from '@opentelemetry/api';
-import { suppressTracing } from '@opentelemetry/core';
+import { addCount, observeGauges, readBacklog } from '../metrics';
 import type { SqlClient, SqlQueryable } from '../sql';
+import { untraced } from '../tracing';
 import { backoffMs, sleep } from './concurrency';
 import { assertPublishable, logEventError, type CrmEvent, type EventBus } from './event-bus';
 import { captureTraceContext } from './event-tracing';
@@ -67,6 +67,8 @@ export interface OutboxRelayErrorContext {
 export interface OutboxRelayOptions {
   db: SqlClient;
   bus: EventBus;
+  /** The bounded context whose outbox this is: the `crm.context` of its metrics. Default: the schema. */
+  context?: string;
   /** Pause between polls when the outbox is empty. Default 250 ms. */
   pollIntervalMs?: number;
   /** Rows taken per batch. Default 100. */
@@ -103,6 +105,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const batchSize = options.batchSize ?? 100;
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
   const onError = options.onError ?? logEventError('outbox relay could not publish');
+  const labels = { 'crm.context': options.context ?? db.schema };
+  let unobserve: (() => void) | undefined;
 
   let loop: Promise<void> | undefined;
   let stopping = false;
@@ -130,7 +134,10 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   }
 
   async function record(q: SqlQueryable, outcome: { published: string[]; failed?: OutboxRow }): Promise<void> {
-    if (outcome.published.length > 0) await q.query(`DELETE FROM outbox WHERE id = ANY($1::uuid[])`, [outcome.published]);
+    if (outcome.published.length > 0) {
+      await q.query(`DELETE FROM outbox WHERE id = ANY($1::uuid[])`, [outcome.published]);
+      addCount('crm.outbox.published', outcome.published.length, labels);
+    }
     if (outcome.failed) await q.query(`UPDATE outbox SET attempts = attempts + 1 WHERE id = $1`, [outcome.failed.id]);
   }
 
@@ -182,7 +189,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function runBatch(): Promise<BatchOutcome> {
     // A poll every 250 ms would otherwise start a trace of its own each time. Consumers still join
     // the producer's trace: its context travels in the row's headers.
-    return context.with(suppressTracing(ROOT_CONTEXT), () => (db.kind === 'pglite' ? runUnlockedBatch() : runLockedBatch()));
+    return untraced(() => (db.kind === 'pglite' ? runUnlockedBatch() : runLockedBatch()));
   }
 
   async function pause(ms: number, acceptsNudge: boolean): Promise<void> {
@@ -223,9 +230,16 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (loop) return;
       stopping = false;
       loop = run();
+      unobserve = observeGauges(async (observe) => {
+        // On the created_at index.
+        const backlog = await readBacklog(db, `SELECT created_at AS at FROM outbox ORDER BY created_at`);
+        observe('crm.outbox.events', backlog.count, labels);
+        observe('crm.outbox.oldest_age', backlog.oldestSeconds, labels);
+      });
     },
     async stop() {
       stopping = true;
+      unobserve?.();
       idle?.abort();
       await loop;
       loop = undefined;

@@ -1,7 +1,21 @@
-import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, type Worker, createWaker, writeOutbox } from '@crm/kit';
+import {
+  type Clock,
+  type CrmEvent,
+  type Logger,
+  type SqlClient,
+  type SqlQueryable,
+  type Worker,
+  createWaker,
+  observeGauges,
+  readBacklog,
+  recordHistogram,
+  untraced,
+  withStoredTrace,
+  writeOutbox,
+} from '@crm/kit';
 import { STATE_COLUMNS, type StateRow, stateOf, writeResults } from '../enrollment-records';
 import { type FlowCache, flowKey } from './runnable-flow';
-import { type StepEffects, type StepResult, runDueSteps } from './step';
+import { type EnrollmentState, type RunnableFlow, type StepEffects, type StepResult, runDueSteps } from './step';
 
 /**
  * The flow engine (DESIGN.md, Flows and the engine), one per flows replica, any number at once.
@@ -40,7 +54,7 @@ export interface FlowEngine extends Worker {
 /** Due rows another replica holds are skipped: look again after this, not in a tight loop. */
 const MIN_IDLE_MS = 50;
 
-type ClaimedRow = StateRow & { flow_version: Date | string };
+type ClaimedRow = StateRow & { flow_version: Date | string; trace: Record<string, string> };
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -60,52 +74,74 @@ export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
   const concurrency = options.concurrency ?? 16;
   const waker = createWaker(clock);
 
+  /** One enrollment's due steps, as a span of the trace that enrolled it. */
+  function runSteps(row: ClaimedRow, flow: RunnableFlow, state: EnrollmentState, now: Date, effects: StepEffects): Promise<StepResult> {
+    const attributes = { 'crm.enrollment.id': state.id, 'crm.flow.id': state.flowId, 'crm.workspace_id': state.workspaceId };
+    return withStoredTrace(row.trace, 'flow step', attributes, async (span) => {
+      const result = await runDueSteps(flow, state, now, effects);
+      span.setAttribute('crm.step.outcomes', result.steps.map((step) => step.outcome).join(','));
+      return result;
+    });
+  }
+
+  /** Claims due enrollments, runs them, and writes what they did; inside the round's transaction. */
+  async function claimAndRun(tx: SqlQueryable, now: Date): Promise<{ worked: number; results: StepResult[]; events: CrmEvent[] }> {
+    const { rows } = await tx.query<ClaimedRow>(
+      `SELECT ${STATE_COLUMNS.map((c) => `e.${c}`).join(', ')}, e.trace, f.updated_at AS flow_version
+         FROM enrollments e JOIN flows f ON f.workspace_id = e.workspace_id AND f.id = e.flow_id
+        WHERE e.status = 'active' AND e.next_run_at <= $1::timestamptz AND f.status = 'active'
+        ORDER BY e.next_run_at
+        LIMIT $2
+        FOR UPDATE OF e SKIP LOCKED
+        FOR SHARE OF f SKIP LOCKED -- all workspaces: the engine serves every tenant's due work`,
+      [now.toISOString(), options.batchSize],
+    );
+    if (!rows.length) return { worked: 0, results: [], events: [] };
+    const flows = await options.flows.load(
+      tx,
+      rows.map((r) => ({ workspaceId: r.workspace_id, id: r.flow_id, version: new Date(r.flow_version).toISOString() })),
+    );
+    const effects = options.effects(tx);
+    const results = await mapLimit(rows, concurrency, async (row): Promise<StepResult | undefined> => {
+      const state = stateOf(row);
+      const flow = flows.get(flowKey(row.workspace_id, row.flow_id));
+      if (!flow) return undefined;
+      try {
+        return await runSteps(row, flow, state, now, effects);
+      } catch (error) {
+        // A bug or a broken stored graph: this enrollment waits and is retried; the round goes on.
+        log.error({ err: error, enrollmentId: state.id, flowId: state.flowId }, 'flow engine: step failed unexpectedly; retrying later');
+        return { state: { ...state, retries: state.retries + 1 }, nextRunAt: new Date(now.getTime() + 60_000), steps: [] };
+      }
+    });
+    const ran = results.filter((r): r is StepResult => r !== undefined);
+    const events = await writeResults(tx, ran, now);
+    await writeOutbox(tx, events);
+    return { worked: rows.length, results: ran, events };
+  }
+
   async function round(): Promise<number> {
     const now = clock.now();
-    let events: CrmEvent[] = [];
-    const worked = await db.transaction(async (tx) => {
-      const { rows } = await tx.query<ClaimedRow>(
-        `SELECT ${STATE_COLUMNS.map((c) => `e.${c}`).join(', ')}, f.updated_at AS flow_version
-           FROM enrollments e JOIN flows f ON f.workspace_id = e.workspace_id AND f.id = e.flow_id
-          WHERE e.status = 'active' AND e.next_run_at <= $1::timestamptz AND f.status = 'active'
-          ORDER BY e.next_run_at
-          LIMIT $2
-          FOR UPDATE OF e SKIP LOCKED
-          FOR SHARE OF f SKIP LOCKED -- all workspaces: the engine serves every tenant's due work`,
-        [now.toISOString(), options.batchSize],
-      );
-      if (!rows.length) return 0;
-      const flows = await options.flows.load(
-        tx,
-        rows.map((r) => ({ workspaceId: r.workspace_id, id: r.flow_id, version: new Date(r.flow_version).toISOString() })),
-      );
-      const effects = options.effects(tx);
-      const results = await mapLimit(rows, concurrency, async (row): Promise<StepResult | undefined> => {
-        const state = stateOf(row);
-        const flow = flows.get(flowKey(row.workspace_id, row.flow_id));
-        if (!flow) return undefined;
-        try {
-          return await runDueSteps(flow, state, now, effects);
-        } catch (error) {
-          // A bug or a broken stored graph: this enrollment waits and is retried; the round goes on.
-          log.error({ err: error, enrollmentId: state.id, flowId: state.flowId }, 'flow engine: step failed unexpectedly; retrying later');
-          return { state: { ...state, retries: state.retries + 1 }, nextRunAt: new Date(now.getTime() + 60_000), steps: [] };
-        }
-      });
-      events = await writeResults(tx, results.filter((r): r is StepResult => r !== undefined), now);
-      await writeOutbox(tx, events);
-      return rows.length;
-    });
+    // The round itself is untraced (it polls); each enrollment's steps are a span of its own trace.
+    const { worked, results, events } = await untraced(() => db.transaction((tx) => claimAndRun(tx, now)));
     if (events.length) options.afterCommit();
+    // Counted once committed: a round rolled back repeats its steps, and they count then.
+    for (const result of results) {
+      for (const step of result.steps) {
+        recordHistogram('crm.engine.step.duration', step.seconds, { 'crm.node.type': step.nodeType ?? 'none', 'crm.step.outcome': step.outcome });
+      }
+    }
     return worked;
   }
 
   /** When the next enrollment falls due, to sleep no longer than needed (bounded by the poll). */
   async function nextDueInMs(): Promise<number> {
-    const { rows } = await db.query<{ at: Date | string | null }>(
-      `SELECT min(e.next_run_at) AS at
-         FROM enrollments e JOIN flows f ON f.workspace_id = e.workspace_id AND f.id = e.flow_id
-        WHERE e.status = 'active' AND f.status = 'active' -- all workspaces: the engine's own schedule`,
+    const { rows } = await untraced(() =>
+      db.query<{ at: Date | string | null }>(
+        `SELECT min(e.next_run_at) AS at
+           FROM enrollments e JOIN flows f ON f.workspace_id = e.workspace_id AND f.id = e.flow_id
+          WHERE e.status = 'active' AND f.status = 'active' -- all workspaces: the engine's own schedule`,
+      ),
     );
     const at = rows[0]?.at;
     if (!at) return options.pollMs;
@@ -117,11 +153,25 @@ export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
     round,
     wake: () => waker.wake(),
     async run(signal) {
-      while (!signal.aborted) {
-        // A round that found work looks again at once: more may be due, or due by now.
-        if ((await round()) > 0) continue;
-        if (signal.aborted) break;
-        await waker.idle(Math.max(await nextDueInMs(), MIN_IDLE_MS), signal);
+      const unobserve = observeGauges(async (observe) => {
+        const { count, oldestSeconds } = await readBacklog(
+          db,
+          `SELECT e.next_run_at AS at FROM enrollments e JOIN flows f ON f.workspace_id = e.workspace_id AND f.id = e.flow_id
+            WHERE e.status = 'active' AND f.status = 'active' AND e.next_run_at <= now()
+            ORDER BY e.next_run_at -- all workspaces: the engine's backlog`,
+        );
+        observe('crm.engine.due', count, {});
+        observe('crm.engine.oldest_due_age', oldestSeconds, {});
+      });
+      try {
+        while (!signal.aborted) {
+          // A round that found work looks again at once: more may be due, or due by now.
+          if ((await round()) > 0) continue;
+          if (signal.aborted) break;
+          await waker.idle(Math.max(await nextDueInMs(), MIN_IDLE_MS), signal);
+        }
+      } finally {
+        unobserve();
       }
     },
   };

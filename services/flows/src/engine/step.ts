@@ -74,6 +74,8 @@ export interface StepRecord {
   sentEmailId: string | null;
   taskId: string | null;
   at: Date;
+  /** How long the step took to run, effects included (the engine's metrics; not stored). */
+  seconds: number;
 }
 
 export type ExitReason = 'replied' | 'bounced' | 'unsubscribed' | 'meeting_booked' | 'contact_deleted' | 'flow_archived' | 'manual';
@@ -125,6 +127,8 @@ class Run {
   state: EnrollmentState;
   nextRunAt: Date | null = null;
   end?: EnrollmentEnd;
+  /** When the step being run started: the run's start, then each record's time. */
+  private mark = performance.now();
 
   constructor(
     readonly flow: RunnableFlow,
@@ -141,6 +145,8 @@ class Run {
 
   record(node: FlowNode | null, outcome: StepOutcome, extra: Partial<Pick<StepRecord, 'detail' | 'sentEmailId' | 'taskId'>> = {}): void {
     const nodeId = node ? this.flow.idByKey.get(node.key)! : null;
+    const started = this.mark;
+    this.mark = performance.now();
     this.steps.push({
       nodeId,
       nodeKey: node?.key ?? null,
@@ -151,6 +157,7 @@ class Run {
       sentEmailId: extra.sentEmailId ?? null,
       taskId: extra.taskId ?? null,
       at: this.now,
+      seconds: (this.mark - started) / 1000,
     });
   }
 

@@ -9,6 +9,12 @@ import {
   backoffMs,
   createWaker,
   newId,
+  observeGauges,
+  readBacklog,
+  recordHistogram,
+  untraced,
+  withClientSpan,
+  withStoredTrace,
   writeOutbox,
 } from '@crm/kit';
 import { buildMessage, insertOpenPixel, rewriteLinks, type TrackingTokens, trackingUrl } from '../mail';
@@ -65,6 +71,8 @@ export interface DeliveryWorker extends Worker {
 interface Claimed {
   workspace_id: string;
   sent_email_id: string;
+  /** The trace context of the request that queued the send. */
+  trace: Record<string, string>;
 }
 
 interface Prepared {
@@ -74,6 +82,8 @@ interface Prepared {
   /** A previous worker handed it over completely before it died: record it as sent. */
   committedAt?: Date;
   committedProvider?: 'smtp' | 'log';
+  /** Ended before any hand-over: the address is suppressed now (the send failed). */
+  suppressed?: true;
 }
 
 /** The hand-over was called off at the last moment (canceled, suppressed, lease lost). */
@@ -104,14 +114,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   async function claim(token: string, limit: number): Promise<Claimed[]> {
     const now = clock.now();
-    const { rows } = await db.query<Claimed>(
-      `UPDATE deliveries d SET lease_token = $1::uuid, next_attempt_at = $3::timestamptz
-         FROM (SELECT workspace_id, sent_email_id FROM deliveries
-                WHERE state <> 'done' AND next_attempt_at <= $2::timestamptz
-                ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
-        WHERE d.workspace_id = due.workspace_id AND d.sent_email_id = due.sent_email_id
-        RETURNING d.workspace_id, d.sent_email_id -- all workspaces: the worker serves every tenant's queue`,
-      [token, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit],
+    // The poll is untraced (it runs every second); each send it claims is traced (deliver).
+    const { rows } = await untraced(() =>
+      db.query<Claimed>(
+        `UPDATE deliveries d SET lease_token = $1::uuid, next_attempt_at = $3::timestamptz
+           FROM (SELECT workspace_id, sent_email_id FROM deliveries
+                  WHERE state <> 'done' AND next_attempt_at <= $2::timestamptz
+                  ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
+          WHERE d.workspace_id = due.workspace_id AND d.sent_email_id = due.sent_email_id
+          RETURNING d.workspace_id, d.sent_email_id, d.trace -- all workspaces: the worker serves every tenant's queue`,
+        [token, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit],
+      ),
     );
     return rows;
   }
@@ -141,7 +154,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         return [];
       }
       const suppressed = row.suppressed as string | null;
-      if (suppressed) return markFailed(tx, send, `suppressed: ${suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'}`);
+      if (suppressed) {
+        prepared = { send, suppressed: true };
+        return markFailed(tx, send, `suppressed: ${suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'}`);
+      }
 
       const tracked = rewriteLinks(row.body as string, { publicUrl: options.publicUrl, sentEmailId: send.id, tokens: options.tokens });
       const html = insertOpenPixel(tracked.html, trackingUrl(options.publicUrl, 'open', options.tokens.sign({ kind: 'open', sentEmailId: send.id })));
@@ -198,14 +214,19 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (calledOff) throw new CalledOff(calledOff);
   }
 
-  async function retryOrFail(send: SendRow, reason: string): Promise<void> {
+  /** Retries the send later, or fails it after its last attempt; which one it was. */
+  async function retryOrFail(send: SendRow, reason: string): Promise<'retried' | 'failed'> {
+    let outcome: 'retried' | 'failed' = 'retried';
     await commit(async (tx) => {
       const { rows } = await tx.query<{ attempts: number }>(
         `SELECT attempts FROM deliveries WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid FOR UPDATE`,
         [send.workspace_id, send.id],
       );
       const attempts = rows[0]?.attempts ?? maxAttempts;
-      if (attempts >= maxAttempts) return markFailed(tx, send, `delivery failed after ${attempts} attempts: ${reason}`);
+      if (attempts >= maxAttempts) {
+        outcome = 'failed';
+        return markFailed(tx, send, `delivery failed after ${attempts} attempts: ${reason}`);
+      }
       const next = new Date(clock.now().getTime() + backoffMs(attempts, retryBaseMs, 60 * 60_000));
       await tx.query(
         `UPDATE deliveries SET state = 'pending', lease_token = NULL, next_attempt_at = $3::timestamptz, last_error = $4
@@ -214,12 +235,34 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       );
       return [];
     });
+    return outcome;
   }
 
+  /**
+   * One attempt, a span of the trace that queued the send, recorded with its provider and outcome
+   * once it is settled.
+   */
   async function deliver(c: Claimed, token: string): Promise<void> {
+    const started = performance.now();
+    await withStoredTrace(c.trace, 'deliver email', { 'crm.sent_email.id': c.sent_email_id, 'crm.workspace_id': c.workspace_id }, async (span) => {
+      const settled = await attempt(c, token);
+      if (!settled) return;
+      span.setAttributes({ 'crm.mail.provider': settled.provider, 'crm.mail.outcome': settled.outcome });
+      recordHistogram('crm.mail.delivery.duration', (performance.now() - started) / 1000, {
+        'crm.mail.provider': settled.provider,
+        'crm.mail.outcome': settled.outcome,
+      });
+    });
+  }
+
+  type Settled = { provider: 'smtp' | 'log' | 'none'; outcome: 'sent' | 'retried' | 'bounced' | 'failed' | 'called_off' };
+
+  /** Undefined when there was nothing to deliver (canceled before, or the claim was lost). */
+  async function attempt(c: Claimed, token: string): Promise<Settled | undefined> {
     const prepared = await prepare(c, token);
-    if (!prepared) return;
+    if (!prepared) return undefined;
     const { send } = prepared;
+    if (prepared.suppressed) return { provider: 'none', outcome: 'failed' };
     if (prepared.committedAt) {
       // Its worker stopped after committing the hand-over and before recording the answer. Over
       // SMTP the end-of-data mark followed the commit at once: taken as delivered, never sent
@@ -235,22 +278,24 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           ]);
           return [];
         });
-        return deliver(c, token);
+        return attempt(c, token);
       }
       log.warn({ sentEmailId: send.id, provider }, 'handed over by a worker that stopped before the answer; taken as delivered');
       await commit((tx) => markSent(tx, send, provider, prepared.committedAt!));
-      return;
+      return { provider, outcome: 'sent' };
     }
     const transport = await options.transports.forWorkspace(send.workspace_id);
     try {
-      await transport.send(
-        { workspaceId: send.workspace_id, sentEmailId: send.id, raw: prepared.raw!, envelope: prepared.envelope! },
-        () => handOver(send, token, transport.provider),
+      await withClientSpan(transport.provider === 'smtp' ? 'smtp send' : 'write .eml', { 'crm.mail.provider': transport.provider }, () =>
+        transport.send(
+          { workspaceId: send.workspace_id, sentEmailId: send.id, raw: prepared.raw!, envelope: prepared.envelope! },
+          () => handOver(send, token, transport.provider),
+        ),
       );
     } catch (error) {
       if (error instanceof CalledOff || (error as { cause?: unknown })?.cause instanceof CalledOff) {
         log.info({ sentEmailId: send.id, reason: (error as Error).message }, 'send called off before it left');
-        return;
+        return { provider: transport.provider, outcome: 'called_off' };
       }
       const failure = smtpFailure(error);
       log.warn({ sentEmailId: send.id, code: failure.code, command: failure.command, error: failure.message }, 'delivery attempt failed');
@@ -260,49 +305,67 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         const hard = /RCPT/i.test(failure.command ?? '');
         const statusCode = /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(failure.message)?.[1] ?? String(failure.code);
         await commit((tx) => markBounced(tx, send, { type: hard ? 'hard' : 'soft', statusCode, detail: failure.message, occurredAt: clock.now() }));
-        return;
+        return { provider: transport.provider, outcome: 'bounced' };
       }
-      await retryOrFail(send, failure.message);
-      return;
+      return { provider: transport.provider, outcome: await retryOrFail(send, failure.message) };
     }
     await commit((tx) => markSent(tx, send, transport.provider, clock.now()));
+    return { provider: transport.provider, outcome: 'sent' };
+  }
+
+  /** Claims and delivers until stopped; what has started finishes. */
+  async function work(signal: AbortSignal): Promise<void> {
+    // Sends in flight, each started as soon as it is claimed. The next batch is claimed once a
+    // quarter of the places are free (or none is in flight), not when the whole batch is done,
+    // so one slow server does not hold back the sends behind it.
+    const inFlight = new Set<Promise<void>>();
+    const refill = Math.max(1, Math.floor(concurrency / 4));
+    let idling: Promise<void> | undefined;
+    const idle = () => (idling ??= waker.idle(pollMs, signal).finally(() => (idling = undefined)));
+    const start = (c: Claimed, token: string) => {
+      const running: Promise<void> = deliver(c, token)
+        .catch((error: unknown) => {
+          // The database or the directory failed: the lease expires and the send is taken again.
+          log.error({ err: error, sentEmailId: c.sent_email_id }, 'delivery failed unexpectedly; it will be retried');
+        })
+        .finally(() => inFlight.delete(running));
+      inFlight.add(running);
+    };
+    while (!signal.aborted) {
+      const room = concurrency - inFlight.size;
+      if (room >= refill || inFlight.size === 0) {
+        const token = newId();
+        const claimed = await claim(token, room);
+        for (const c of claimed) start(c, token);
+        if (claimed.length === room) continue; // a full batch: more may be due
+        // Nothing more is due now: wait for new work (a wake, the poll) or a place to free up.
+        await Promise.race(inFlight.size ? [...inFlight, idle()] : [idle()]);
+        continue;
+      }
+      await Promise.race([...inFlight]);
+    }
+    // Stopping: what has started finishes (a hand-over is never cut between its commit and its end).
+    await Promise.all(inFlight);
   }
 
   return {
     name: 'delivery',
     wake: () => waker.wake(),
     async run(signal) {
-      // Sends in flight, each started as soon as it is claimed. The next batch is claimed once a
-      // quarter of the places are free (or none is in flight), not when the whole batch is done,
-      // so one slow server does not hold back the sends behind it.
-      const inFlight = new Set<Promise<void>>();
-      const refill = Math.max(1, Math.floor(concurrency / 4));
-      let idling: Promise<void> | undefined;
-      const idle = () => (idling ??= waker.idle(pollMs, signal).finally(() => (idling = undefined)));
-      const start = (c: Claimed, token: string) => {
-        const running: Promise<void> = deliver(c, token)
-          .catch((error: unknown) => {
-            // The database or the directory failed: the lease expires and the send is taken again.
-            log.error({ err: error, sentEmailId: c.sent_email_id }, 'delivery failed unexpectedly; it will be retried');
-          })
-          .finally(() => inFlight.delete(running));
-        inFlight.add(running);
-      };
-      while (!signal.aborted) {
-        const room = concurrency - inFlight.size;
-        if (room >= refill || inFlight.size === 0) {
-          const token = newId();
-          const claimed = await claim(token, room);
-          for (const c of claimed) start(c, token);
-          if (claimed.length === room) continue; // a full batch: more may be due
-          // Nothing more is due now: wait for new work (a wake, the poll) or a place to free up.
-          await Promise.race(inFlight.size ? [...inFlight, idle()] : [idle()]);
-          continue;
-        }
-        await Promise.race([...inFlight]);
+      const unobserve = observeGauges(async (observe) => {
+        const { count, oldestSeconds } = await readBacklog(
+          db,
+          `SELECT next_attempt_at AS at FROM deliveries WHERE state <> 'done' AND next_attempt_at <= now()
+            ORDER BY next_attempt_at -- all workspaces: the delivery queue's backlog`,
+        );
+        observe('crm.mail.queue.due', count, {});
+        observe('crm.mail.queue.oldest_due_age', oldestSeconds, {});
+      });
+      try {
+        await work(signal);
+      } finally {
+        unobserve();
       }
-      // Stopping: what has started finishes (a hand-over is never cut between its commit and its end).
-      await Promise.all(inFlight);
     },
   };
 }

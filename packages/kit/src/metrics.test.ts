@@ -1,0 +1,167 @@
+import { installTestMetrics, pointsOf, total } from './testing/test-metrics';
+import { newRawEvent } from './events/event-bus';
+import { createMemoryBus } from './events/memory-bus';
+import { OUTBOX_MIGRATION_SQL, createOutboxRelay, writeOutbox } from './events/outbox';
+import { INSTRUMENTS, type InstrumentName, GAUGE_READ_TIMEOUT_MS, addCount, observeGauges, prometheusName, readBacklog, recordHistogram } from './metrics';
+import { expectEventually } from './testing/expect-eventually';
+import { sqlBackends } from './testing/sql-backends';
+
+// Before any instrument is used, so they all bind to it.
+const meter = installTestMetrics();
+afterAll(() => meter.shutdown());
+
+const WORKSPACE = '0196a7b4-3c2d-7e5f-8a9b-0c1d2e3f4a5b';
+
+describe('the catalogue', () => {
+  test('Prometheus names: dots to underscores, counters end in _total', () => {
+    expect(prometheusName('rpc.server.duration')).toBe('rpc_server_duration');
+    expect(prometheusName('crm.refusals')).toBe('crm_refusals_total');
+    expect(prometheusName('db.client.connection.pending_requests')).toBe('db_client_connection_pending_requests');
+    const names = Object.keys(INSTRUMENTS).map((name) => prometheusName(name as InstrumentName));
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  test('no instrument takes an id or a workspace as an attribute', () => {
+    for (const spec of Object.values(INSTRUMENTS)) {
+      for (const attribute of spec.attributes) expect(attribute).not.toMatch(/(^|\.|_)(id|workspace)($|\.|_)|workspace_id/);
+    }
+  });
+
+  test('an attribute the catalogue does not list is refused, so no label can slip in', () => {
+    expect(() => recordHistogram('rpc.server.duration', 0.1, { 'crm.workspace_id': 'w' } as never)).toThrow(/does not take the attribute crm.workspace_id/);
+    expect(() => addCount('crm.refusals', 1, { 'http.route': '/x' } as never)).toThrow(/does not take/);
+  });
+});
+
+describe('gauges read on collection', () => {
+  test('every reader runs at each collection; one that fails or hangs is left out; a removed one no longer runs', async () => {
+    let due = 3;
+    const removeGood = observeGauges((observe) => observe('crm.engine.due', due, {}));
+    const removeFailing = observeGauges(async () => {
+      throw new Error('database down');
+    });
+    const removeHanging = observeGauges(async (observe) => {
+      await new Promise((resolve) => setTimeout(resolve, GAUGE_READ_TIMEOUT_MS + 1_000));
+      observe('crm.mail.queue.due', 99, {});
+    });
+    const started = Date.now();
+    let points = await meter.collect();
+    expect(Date.now() - started).toBeLessThan(GAUGE_READ_TIMEOUT_MS + 900);
+    expect(total(points, 'crm.engine.due')).toBe(3);
+    expect(pointsOf(points, 'crm.mail.queue.due')).toEqual([]);
+
+    due = 7;
+    expect(total(await meter.collect(), 'crm.engine.due')).toBe(7);
+    removeGood();
+    removeFailing();
+    removeHanging();
+    // No longer read (the SDK keeps reporting the last reading of a set it saw).
+    due = 9;
+    points = await meter.collect();
+    expect(total(points, 'crm.engine.due')).toBe(7);
+  }, 15_000);
+
+  test('a reading with an attribute the gauge does not take is refused', async () => {
+    const remove = observeGauges((observe) => observe('crm.outbox.events', 1, { 'crm.workspace': 'w' } as never));
+    try {
+      expect(pointsOf(await meter.collect(), 'crm.outbox.events')).toEqual([]);
+    } finally {
+      remove();
+    }
+  });
+});
+
+describe('event consumers', () => {
+  test('handler durations by group, failures with error.type, redeliveries, and what is under way', async () => {
+    const bus = createMemoryBus({ retryDelayMs: () => 5, onError: () => undefined });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    await bus.subscribe({
+      durable: 'metered',
+      subjects: ['crm.metrics_test.>'],
+      handler: async (event) => {
+        calls++;
+        if ((event.data as { fail?: boolean }).fail && calls === 1) throw new TypeError('first try fails');
+        if ((event.data as { hold?: boolean }).hold) await held;
+      },
+    });
+    const group = { 'messaging.system': 'memory', 'messaging.consumer.group.name': 'metered' };
+    await bus.publish(newRawEvent('crm.metrics_test.thing.failed', WORKSPACE, { fail: true }));
+    const holding = bus.publish(newRawEvent('crm.metrics_test.thing.held', WORKSPACE, { hold: true }));
+    await expectEventually(async () => expect(total(await meter.collect(), 'crm.events.consumer.unacked', group)).toBe(1));
+
+    release();
+    await holding;
+    const points = await meter.collect();
+    expect(total(points, 'messaging.process.duration', { ...group, 'messaging.destination.name': 'crm.metrics_test.thing.failed', 'error.type': 'TypeError' })).toBe(1);
+    expect(total(points, 'messaging.process.duration', { ...group, 'messaging.destination.name': 'crm.metrics_test.thing.failed' })).toBe(2);
+    expect(total(points, 'messaging.process.duration', { ...group, 'messaging.destination.name': 'crm.metrics_test.thing.held' })).toBe(1);
+    expect(total(points, 'crm.events.redelivered', group)).toBe(1);
+    expect(total(points, 'crm.events.consumer.unacked', group)).toBe(0);
+    expect(total(points, 'crm.events.consumer.pending', group)).toBe(0);
+    await bus.close();
+  });
+});
+
+describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))('outbox and backlog on %s', (_name, backend) => {
+  test('the outbox backlog and its oldest event while the bus fails, then the published count once it is back', async () => {
+    const { db, drop } = await backend.open('t_metrics');
+    try {
+      await db.query(OUTBOX_MIGRATION_SQL);
+      let failing = true;
+      const published: string[] = [];
+      const relay = createOutboxRelay({
+        db,
+        context: 'metered',
+        pollIntervalMs: 10,
+        maxBackoffMs: 20,
+        onError: () => undefined,
+        bus: {
+          async publish(event) {
+            if (failing) throw new Error('bus down');
+            published.push(event.id);
+          },
+          subscribe: () => Promise.reject(new Error('unused')),
+          close: async () => undefined,
+        },
+      });
+      const context = { 'crm.context': 'metered' };
+      const publishedBefore = total(await meter.collect(), 'crm.outbox.published', context);
+      relay.start();
+      await db.transaction((tx) => writeOutbox(tx, [1, 2, 3].map((n) => newRawEvent('crm.metrics_test.row.written', WORKSPACE, { n }))));
+      await db.query(`UPDATE outbox SET created_at = now() - interval '90 seconds'`);
+      let points = await meter.collect();
+      expect(total(points, 'crm.outbox.events', context)).toBe(3);
+      expect(total(points, 'crm.outbox.oldest_age', context)).toBeGreaterThanOrEqual(90);
+
+      failing = false;
+      relay.nudge();
+      await expectEventually(() => expect(published).toHaveLength(3));
+      await expectEventually(async () => {
+        points = await meter.collect();
+        expect(total(points, 'crm.outbox.events', context)).toBe(0);
+      });
+      expect(total(points, 'crm.outbox.oldest_age', context)).toBe(0);
+      expect(total(points, 'crm.outbox.published', context) - publishedBefore).toBe(3);
+      await relay.stop();
+    } finally {
+      await drop();
+    }
+  });
+
+  test('readBacklog: the count and the age of the oldest of any waiting rows', async () => {
+    const { db, drop } = await backend.open('t_backlog');
+    try {
+      await db.query(`CREATE TABLE waiting (at timestamptz NOT NULL)`);
+      expect(await readBacklog(db, `SELECT at FROM waiting ORDER BY at`)).toEqual({ count: 0, oldestSeconds: 0 });
+      await db.query(`INSERT INTO waiting (at) SELECT now() - make_interval(secs => n) FROM generate_series(1, 600) AS n`);
+      const backlog = await readBacklog(db, `SELECT at FROM waiting WHERE at <= now() ORDER BY at -- a trailing comment is allowed`);
+      expect(backlog.count).toBe(600);
+      expect(backlog.oldestSeconds).toBeGreaterThanOrEqual(600);
+      expect(backlog.oldestSeconds).toBeLessThan(660);
+    } finally {
+      await drop();
+    }
+  });
+});
