@@ -37,6 +37,8 @@ export const PORTS: Record<string, number> = Object.fromEntries(
 );
 /** Inbound SMTP of messaging (INBOUND_SMTP_ADDR), in compose and Kubernetes. */
 export const INBOUND_SMTP_PORT = 2525;
+/** /metrics of every component (METRICS_PORT's default), in compose and Kubernetes. */
+export { DEFAULT_METRICS_PORT as METRICS_PORT } from '../../packages/kit/src/telemetry';
 
 /**
  * Every variable a component reads (`crm start <component>`, read once with readConfig), or
@@ -50,8 +52,11 @@ export function settingsOf(component: string): Set<string> | undefined {
   return new Set([...Object.keys(schema), 'GRPC_ADDR']);
 }
 const SERVICES_WITH_ADDRESSES = (Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[]).filter((n) => n !== 'gateway');
-/** Variables every process reads outside readConfig: OpenTelemetry's, Node's, the pod's identity. */
-export const AMBIENT_ENV = /^(OTEL_[A-Z_]+|NODE_OPTIONS|POD_NAME|POD_NAMESPACE)$/;
+/**
+ * Variables every process reads outside readConfig: OpenTelemetry's and the metrics endpoint's
+ * (read by the telemetry bootstrap, before anything else loads), Node's, the pod's identity.
+ */
+export const AMBIENT_ENV = /^(OTEL_[A-Z_]+|METRICS_HOST|METRICS_PORT|NODE_OPTIONS|POD_NAME|POD_NAMESPACE)$/;
 
 // ------------------------------------------------------------------------------------------------
 // YAML

@@ -20,6 +20,7 @@ import {
   CLI_SERVICES,
   COMPONENTS,
   INBOUND_SMTP_PORT,
+  METRICS_PORT,
   OVERLAYS,
   PLANNED_COMPONENTS,
   PORTS,
@@ -70,7 +71,11 @@ const IMAGES: Record<string, RegExp> = {
   redis: /^redis:7(\.\d+)*(-[a-z0-9.]+)?$/,
   nats: /^nats:2(\.\d+)*(-[a-z0-9.]+)?$/,
   'otel-collector': /^otel\/opentelemetry-collector-contrib:0\.\d+\.\d+$/,
+  prometheus: /^prom\/prometheus:v2\.\d+\.\d+$/,
+  grafana: /^grafana\/grafana:11\.\d+\.\d+$/,
 };
+/** Published on loopback beside the system, reaching nothing outside: compose's monitoring. */
+const MONITORING = ['prometheus', 'grafana'];
 
 describe('the components deployed are the command line\'s', () => {
   test('every CLI component has deployment files, and only planned components are not CLI components yet', () => {
@@ -440,12 +445,12 @@ describe('docker-compose.yml', () => {
     expect(fs.statSync(path.join(ROOT, 'infra/postgres/init-roles.sh')).mode & 0o111).not.toBe(0);
   });
 
-  test('networks: everything on the internal backend; only the gateway and messaging reach outside', () => {
+  test('networks: everything on the internal backend; only the gateway, messaging and the published monitoring reach outside', () => {
     expect(compose.networks.backend.internal).toBe(true);
     expect(compose.networks.edge?.internal).toBeFalsy();
     for (const [name, s] of Object.entries(services)) {
       const nets = [...(s.networks ?? [])].sort();
-      expect([name, nets]).toEqual([name, ['gateway', 'messaging'].includes(name) ? ['backend', 'edge'] : ['backend']]);
+      expect([name, nets]).toEqual([name, ['gateway', 'messaging', ...MONITORING].includes(name) ? ['backend', 'edge'] : ['backend']]);
     }
   });
 
@@ -455,6 +460,8 @@ describe('docker-compose.yml', () => {
     expect(e.OTEL_SERVICE_NAME).toBe(`crm-${c}`);
     expect(e.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(OTLP_HTTP_ENDPOINT);
     expect(e.OTEL_TRACES_EXPORTER).toBe('otlp');
+    // /metrics where Prometheus scrapes it (infra/prometheus/prometheus.yml), never the API's port.
+    expect([c, e.METRICS_HOST, Number(e.METRICS_PORT)]).toEqual([c, '0.0.0.0', METRICS_PORT]);
     if (c === 'gateway') {
       expect(e.HOST).toBe('0.0.0.0');
       expect(Number(e.PORT)).toBe(PORTS.gateway);
@@ -464,11 +471,13 @@ describe('docker-compose.yml', () => {
     if (e.DB_SCHEMA) expect(e.DB_SCHEMA).toBe(c);
   });
 
-  test('publishes the gateway on 8080 and messaging\'s inbound SMTP on 2525, nothing else', () => {
+  test('publishes the gateway on 8080 and messaging\'s inbound SMTP on 2525; Prometheus and Grafana on loopback only; nothing else', () => {
     expect(services.gateway.ports).toEqual([`${PORTS.gateway}:${PORTS.gateway}`]);
     expect(services.messaging.ports).toEqual([`${INBOUND_SMTP_PORT}:${INBOUND_SMTP_PORT}`]);
     expect(endpoint(env('messaging').INBOUND_SMTP_ADDR!)).toEqual({ host: '0.0.0.0', port: INBOUND_SMTP_PORT });
-    for (const [name, s] of Object.entries(services)) if (!['gateway', 'messaging'].includes(name)) expect([name, s.ports]).toEqual([name, undefined]);
+    expect(services.prometheus.ports).toEqual(['127.0.0.1:9090:9090']);
+    expect(services.grafana.ports).toEqual(['127.0.0.1:3000:3000']);
+    for (const [name, s] of Object.entries(services)) if (!['gateway', 'messaging', ...MONITORING].includes(name)) expect([name, s.ports]).toEqual([name, undefined]);
   });
 
   test('service addresses point at the compose service and its gRPC port', () => {
@@ -508,7 +517,7 @@ describe('docker-compose.yml', () => {
   });
 
   test('secrets have clearly marked dev-only defaults, shared where they must be', () => {
-    const secretVars = ['KEY_PEPPER', 'CURSOR_SECRET', 'POSTGRES_PASSWORD', 'SECRETS_KEY', 'DB_MIGRATE_PASSWORD', 'DB_APP_PASSWORD'];
+    const secretVars = ['KEY_PEPPER', 'CURSOR_SECRET', 'POSTGRES_PASSWORD', 'SECRETS_KEY', 'DB_MIGRATE_PASSWORD', 'DB_APP_PASSWORD', 'GRAFANA_ADMIN_PASSWORD'];
     const src = read(ROOT, 'docker-compose.yml');
     for (const v of secretVars) {
       const uses = [...src.matchAll(new RegExp(`\\$\\{${v}(:?-)?([^}]*)\\}`, 'g'))];
@@ -805,7 +814,16 @@ describe('Kubernetes manifests (files)', () => {
 
     test('listens where its Service, probes and peers expect', () => {
       const port = PORTS[c]!;
-      expect(container.ports.map((p: any) => p.containerPort)).toEqual(c === 'messaging' ? [port, INBOUND_SMTP_PORT] : [port]);
+      expect(container.ports.map((p: any) => p.containerPort)).toEqual(c === 'messaging' ? [port, INBOUND_SMTP_PORT, METRICS_PORT] : [port, METRICS_PORT]);
+      // /metrics on its own port, named for the PodMonitor and the NetworkPolicy, where the annotations say.
+      expect(portNumber(container, 'metrics')).toBe(METRICS_PORT);
+      expect([configMap.data.METRICS_HOST, Number(configMap.data.METRICS_PORT)]).toEqual(['0.0.0.0', METRICS_PORT]);
+      for (const key of ['METRICS_HOST', 'METRICS_PORT']) expect(env[key].valueFrom.configMapKeyRef.key).toBe(key);
+      expect(deployment.spec.template.metadata.annotations).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(METRICS_PORT),
+        'prometheus.io/path': '/metrics',
+      });
       const svc = find(base, 'Service', c);
       expect(selects(svc.spec.selector, deployment.spec.template.metadata.labels)).toBe(true);
       if (c === 'gateway') {

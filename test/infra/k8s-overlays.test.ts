@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import {
   COMPONENTS,
   INBOUND_SMTP_PORT,
+  METRICS_PORT,
   OVERLAYS,
   type Overlay,
   PORTS,
@@ -154,6 +155,7 @@ const NAMESPACE_LABELS: Record<string, Record<string, string>> = {
   crm: { 'kubernetes.io/metadata.name': 'crm' },
   'kube-system': { 'kubernetes.io/metadata.name': 'kube-system' },
   'ingress-nginx': { 'kubernetes.io/metadata.name': 'ingress-nginx' },
+  monitoring: { 'kubernetes.io/metadata.name': 'monitoring' },
 };
 
 function matchesSelector(selector: any, labels: Record<string, string>): boolean {
@@ -254,6 +256,7 @@ function expectedEdges(workloadIds: string[]): string[] {
     tcp('gateway', 'redis', 6379),
     tcp('messaging', 'redis', 6379),
     ...COMPONENTS.map((c) => tcp(c, 'otel-collector', 4318)),
+    ...COMPONENTS.map((c) => tcp('prometheus', c, METRICS_PORT)),
     ...[25, 465, 587].map((port) => tcp('messaging', 'internet', port)),
     tcp('internet', 'messaging', INBOUND_SMTP_PORT),
     ...workloadIds.flatMap((w) => [`${w} -> kube-dns:53/TCP`, `${w} -> kube-dns:53/UDP`]),
@@ -280,6 +283,8 @@ function endpointsOf(docs: any[]): Endpoint[] {
   return [
     ...pods,
     { id: 'ingress-controller', namespace: 'ingress-nginx', labels: { 'app.kubernetes.io/name': 'ingress-nginx' }, ports: [{ port: 443, protocol: 'TCP' }], inCrm: false },
+    // Prometheus, in its own namespace: it may scrape /metrics and nothing else.
+    { id: 'prometheus', namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'prometheus' }, ports: [{ port: 9090, protocol: 'TCP' }], inCrm: false },
     { id: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' }, ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }], inCrm: false },
     // Anywhere outside the cluster: SMTP servers, mail senders, and what must stay unreachable.
     {
