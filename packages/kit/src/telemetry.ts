@@ -3,9 +3,12 @@
  * this file first), because the HTTP and gRPC instrumentations work by patching those modules as they
  * load. It must therefore import nothing that loads `http` or `@grpc/grpc-js` itself.
  *
- * Spans are always created, so W3C trace context flows gateway → gRPC → SQL → events. They are
- * exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces-specific variable) is set
- * and `OTEL_TRACES_EXPORTER` is not `none`; otherwise they are dropped at the end of the request.
+ * Spans are recorded and exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the
+ * traces-specific variable) is set and `OTEL_TRACES_EXPORTER` is not `none`, sampled as the standard
+ * variables say (OTEL_TRACES_SAMPLER, default parentbased_always_on; parentbased_traceidratio with
+ * OTEL_TRACES_SAMPLER_ARG keeps a share). Then W3C trace context flows gateway → gRPC → SQL → events.
+ * Otherwise no tracer is installed and a span costs nothing: a trace context a client sent still
+ * travels on (its ids are carried, not recorded), and nothing else is made up.
  * Metrics are pulled: Prometheus text at `/metrics` on METRICS_PORT (see metricsEndpoint). Logs
  * follow the SDK's own environment rules, but only when they have somewhere to go (exportsSignal).
  */
