@@ -56,7 +56,7 @@ export interface BenchStack {
  * from start to stop, to `test/bench/.data/profiles` (open it in Chrome's DevTools, or summarise
  * it with `node scripts/cpu-profile-top.mjs <file>`).
  */
-function profileArgs(component: string): string[] {
+export function profileArgs(component: string): string[] {
   const wanted = (process.env.BENCH_CPU_PROF ?? '').split(',').map((s) => s.trim());
   if (!wanted.includes(component) && !wanted.includes('all')) return [];
   return ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${component}-${Date.now()}.cpuprofile`];

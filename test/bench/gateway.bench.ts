@@ -20,6 +20,7 @@ import { contacts } from '@crm/people-contract';
 import { loadPeople } from '@crm/proto';
 import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
 import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from '../support/processes';
+import { profileArgs } from './bench-stack';
 
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -86,7 +87,7 @@ async function main() {
   const addresses: Record<string, string> = {};
   for (const c of SERVICE_COMPONENTS) addresses[c.name] = `127.0.0.1:${await freePort()}`;
   const processes: CrmProcess[] = SERVICE_COMPONENTS.map((c) =>
-    startCrm(c.name, ['start', c.name], { ...common, GRPC_ADDR: addresses[c.name], ...(c.database ? { DB_SCHEMA: `${run}_${c.name}` } : {}) }),
+    startCrm(c.name, ['start', c.name], { ...common, GRPC_ADDR: addresses[c.name], ...(c.database ? { DB_SCHEMA: `${run}_${c.name}` } : {}) }, REPO_ROOT, profileArgs(c.name)),
   );
   const gatewayPort = await freePort();
   processes.push(
@@ -98,7 +99,7 @@ async function main() {
       // Both limits are evaluated on every request; they are only set high enough not to refuse.
       RATE_LIMIT_KEY: '100000000',
       RATE_LIMIT_WORKSPACE: '100000000',
-    }),
+    }, REPO_ROOT, profileArgs('gateway')),
   );
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const pool = new Pool({ connectionString: DATABASE_URL, max: CLIENTS, options: `-c search_path=${run}_people` });

@@ -1,10 +1,13 @@
 import { installTestMetrics, pointsOf, total } from './testing/test-metrics';
 import { newRawEvent } from './events/event-bus';
 import { createMemoryBus } from './events/memory-bus';
+import { createNatsBus } from './events/nats-bus';
 import { OUTBOX_MIGRATION_SQL, createOutboxRelay, writeOutbox } from './events/outbox';
 import { INSTRUMENTS, type InstrumentName, GAUGE_READ_TIMEOUT_MS, addCount, observeGauges, prometheusName, readBacklog, recordHistogram } from './metrics';
 import { expectEventually } from './testing/expect-eventually';
+import { TEST_NATS_URL, serviceAvailable } from './testing/reachability';
 import { sqlBackends } from './testing/sql-backends';
+import { randomBytes } from 'node:crypto';
 
 // Before any instrument is used, so they all bind to it.
 const meter = installTestMetrics();
@@ -102,6 +105,44 @@ describe('event consumers', () => {
     expect(total(points, 'crm.events.consumer.pending', group)).toBe(0);
     await bus.close();
   });
+});
+
+(serviceAvailable('NATS', TEST_NATS_URL) ? describe : describe.skip)('event consumers on NATS JetStream', () => {
+  test('a group\'s lag as the server counts it: events not yet given to it, and those given and not acknowledged', async () => {
+    const run = randomBytes(4).toString('hex');
+    const stream = `T_METRICS_${run}`;
+    const bus = await createNatsBus({ servers: TEST_NATS_URL, stream, subjects: [`tm${run}.>`], onError: () => undefined });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const group = { 'messaging.system': 'nats', 'messaging.consumer.group.name': `lagging-${run}` };
+      await bus.subscribe({ durable: `lagging-${run}`, subjects: [`tm${run}.>`], concurrency: 1, handler: () => held });
+      for (let n = 0; n < 5; n++) await bus.publish(newRawEvent(`tm${run}.thing.made`, WORKSPACE, { n }));
+      await expectEventually(async () => {
+        const points = await meter.collect();
+        // One event is with the handler (a slot of one) and the next may be pulled already; the
+        // rest wait at the server. Nothing is acknowledged while the handler holds.
+        const unacked = total(points, 'crm.events.consumer.unacked', group);
+        expect(unacked).toBeGreaterThanOrEqual(1);
+        expect(unacked).toBeLessThanOrEqual(2);
+        expect(total(points, 'crm.events.consumer.pending', group)).toBe(5 - unacked);
+      });
+      release();
+      await expectEventually(async () => {
+        const points = await meter.collect();
+        expect(total(points, 'crm.events.consumer.unacked', group) + total(points, 'crm.events.consumer.pending', group)).toBe(0);
+        expect(total(points, 'messaging.process.duration', group)).toBe(5);
+      });
+    } finally {
+      release();
+      await bus.close();
+      const { connect } = await import('@nats-io/transport-node');
+      const { jetstreamManager } = await import('@nats-io/jetstream');
+      const nc = await connect({ servers: TEST_NATS_URL });
+      await (await jetstreamManager(nc)).streams.delete(stream).catch(() => false);
+      await nc.close();
+    }
+  }, 30_000);
 });
 
 describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))('outbox and backlog on %s', (_name, backend) => {

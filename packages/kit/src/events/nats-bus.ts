@@ -95,10 +95,11 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
     const subscriptions = new Set<NatsSubscription>();
     let closed = false;
     let closing: Promise<void> | undefined;
-    // Lag per durable this process consumes, as the server counts it (shared by every replica).
+    // Lag per durable this process consumes, as the server counts it (shared by every replica). A
+    // durable the server cannot describe right now (being recreated) is left out of that scrape alone.
     const unobserve = observeGauges(async (observe) => {
       const durables = new Set([...subscriptions].map((subscription) => subscription.durable));
-      await Promise.all(
+      await Promise.allSettled(
         [...durables].map(async (durable) => {
           const info = await jsm.consumers.info(stream, durable);
           const group = { 'messaging.system': 'nats', 'messaging.consumer.group.name': durable };
