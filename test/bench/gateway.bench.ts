@@ -8,6 +8,9 @@
  *   3. the same SQL straight to Postgres over `pg`.
  * Each is measured sequentially (latency) and with 10 concurrent clients (throughput), and the
  * ratios between them are the result: absolute figures on a shared 2-core machine are noise.
+ *
+ * `npm run bench:gateway -- --check` also compares the ratios with TARGETS and exits 1 when one is
+ * worse, naming it: a later change that slows the request path is caught by running it.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -70,7 +73,25 @@ function httpGetter(baseUrl: string, key: string) {
     });
 }
 
+/** The request path's targets, as ratios measured in one run (issue: the request path's own cost). */
+const TARGETS = {
+  /** Gateway p50 at one client over direct gRPC's, for every scenario: at most. */
+  latencyOverGrpc: 1.4,
+  /** Gateway throughput at 10 clients as a share of direct pg's: at least. */
+  throughputOfPg: 0.35,
+};
+
+/** The targets a scenario's results miss, in words; none when it meets them all. */
+function missedTargets(scenario: string, latencyOverGrpc: number, throughputOfPg: number): string[] {
+  const missed: string[] = [];
+  if (latencyOverGrpc > TARGETS.latencyOverGrpc) missed.push(`${scenario}: gateway p50 is ${latencyOverGrpc.toFixed(2)}× gRPC's (target ≤ ${TARGETS.latencyOverGrpc}×)`);
+  if (throughputOfPg < TARGETS.throughputOfPg) missed.push(`${scenario}: gateway throughput is ${throughputOfPg.toFixed(2)}× pg's (target ≥ ${TARGETS.throughputOfPg}×)`);
+  return missed;
+}
+
 async function main() {
+  const check = process.argv.slice(2).includes('--check');
+  const missed: string[] = [];
   const run = `bench_gw_${randomBytes(3).toString('hex')}`;
   const dataDir = path.join(REPO_ROOT, 'test/bench/.data', run);
   mkdirSync(dataDir, { recursive: true });
@@ -160,7 +181,9 @@ async function main() {
         lines.push(`| ${name} | ${label} | ${one.p50.toFixed(2)} | ${one.p99.toFixed(2)} | ${ten.p50.toFixed(2)} | ${ten.p99.toFixed(2)} | ${Math.round(ten.rps)} |`);
         log(lines[lines.length - 1]!);
       }
-      const r = (a: string, b: string, f: (x: { one: Result; ten: Result }) => number) => (f(results[a]!) / f(results[b]!)).toFixed(2);
+      const ratio = (a: string, b: string, f: (x: { one: Result; ten: Result }) => number) => f(results[a]!) / f(results[b]!);
+      const r = (a: string, b: string, f: (x: { one: Result; ten: Result }) => number) => ratio(a, b, f).toFixed(2);
+      missed.push(...missedTargets(name, ratio('gateway', 'grpc', (x) => x.one.p50), ratio('gateway', 'pg', (x) => x.ten.rps)));
       ratios.push(
         `| ${name} | ${r('gateway', 'grpc', (x) => x.one.p50)}× | ${r('grpc', 'pg', (x) => x.one.p50)}× | ${r('gateway', 'pg', (x) => x.one.p50)}× | ` +
           `${r('grpc', 'gateway', (x) => x.ten.rps)}× | ${r('pg', 'gateway', (x) => x.ten.rps)}× |`,
@@ -175,6 +198,10 @@ async function main() {
     const report = lines.join('\n');
     log(`\n${report}`);
     writeFileSync(path.join(REPO_ROOT, 'test/bench/.data', 'gateway-results.md'), `${report}\n`);
+    if (check) {
+      log(missed.length ? `\n--check: ${missed.length} target(s) missed:\n  ${missed.join('\n  ')}` : '\n--check: every target met');
+      if (missed.length) process.exitCode = 1;
+    }
   } finally {
     grpcClient.close();
     await pool.end();
