@@ -15,6 +15,8 @@ export const MAX_ERROR_MESSAGE = 1_000;
  * every store keeps as sent; unpaired surrogates, refused too, are not expressible as a pattern).
  */
 export const TEXT_PATTERN = '^(?!\\uFEFF)[^\\u0000]*$';
+/** A search term: free text without control characters (kit's parseListQuery; gateway/README.md, Query strings). */
+export const SEARCH_PATTERN = '^(?!\\uFEFF)[^\\u0000-\\u001F\\u007F]*$';
 
 export const UUID: Schema = { type: 'string', format: 'uuid', minLength: 36, maxLength: 36 };
 

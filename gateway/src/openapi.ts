@@ -9,7 +9,7 @@ import {
   searchKeys,
   sortKeys,
 } from '@crm/kit';
-import { CURSOR, DATE_TIME, MAX_ERROR_MESSAGE, RATE_HEADERS, REQUEST_ID, RETRY_AFTER, TEXT_PATTERN, UUID, email, pageSchema } from './openapi-schemas';
+import { CURSOR, DATE_TIME, MAX_ERROR_MESSAGE, RATE_HEADERS, REQUEST_ID, RETRY_AFTER, SEARCH_PATTERN, TEXT_PATTERN, UUID, email, pageSchema } from './openapi-schemas';
 import { IDEMPOTENCY_KEY } from './plugins/idempotency';
 import { OPERATION_METHODS, type Operation, type ResourceRouteOptions } from './routes/resource.routes';
 
@@ -140,7 +140,12 @@ function listParameters(spec: ResourceSpec): Schema[] {
     { name: 'updated_since', in: 'query', description: 'Only rows with updated_at strictly after this.', schema: DATE_TIME },
   ];
   if (q.length) {
-    params.push({ name: 'q', in: 'query', description: `Case-insensitive substring search over ${q.join(', ')}.`, schema: { type: 'string', minLength: 1, maxLength: 200, pattern: TEXT_PATTERN } });
+    params.push({
+      name: 'q',
+      in: 'query',
+      description: `Case-insensitive substring search over ${q.join(', ')} (a match lies within one field; \`%\` and \`_\` are literal). At least 3 characters, surrounding spaces aside: a shorter term is 400.`,
+      schema: { type: 'string', minLength: 3, maxLength: 200, pattern: SEARCH_PATTERN },
+    });
   }
   for (const key of filterKeys(spec)) {
     const { type, ...rest } = fieldSchema({ ...spec.fields[key]!, nullable: false });

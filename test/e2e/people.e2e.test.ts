@@ -124,6 +124,9 @@ describe('pools and memberships over HTTP', () => {
     expect(listed.body).toEqual({ data: [membership], next_cursor: null, has_more: false });
     expect((await get(`/v1/pool_contacts?added_by=${userId}&contact_id=${c}`)).body.data).toEqual([membership]);
     expect((await get('/v1/pool_contacts?q=x')).status).toBe(400);
+    // A search term shorter than 3 characters would read every record: refused, saying so.
+    const short = await get('/v1/contacts?q=ab');
+    expect([short.status, short.body.error.code, short.body.error.message]).toEqual([400, 'invalid_request', expect.stringMatching(/q must be at least 3 characters/)]);
 
     const patch = await api('PATCH', `/v1/pool_contacts/${membership.id}`, { key: keys.full, body: { svc_uid: 'x' } });
     expect([patch.status, patch.body.error.code, patch.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'GET, DELETE, HEAD']);

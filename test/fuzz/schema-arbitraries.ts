@@ -170,11 +170,17 @@ export function valueFor(document: Json, schema: Json | undefined, depth = 0): f
         return depth > 6 ? fc.constant({}) : objectFor(document, s, depth);
       default: {
         if (s.format && FORMAT[s.format]) return FORMAT[s.format]!;
-        // The free-text pattern (no NUL) is every storable string: text of any script, not the pattern's alphabet.
-        if (s.pattern && !s.pattern.endsWith('[^\\u0000]*$')) return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length <= (s.maxLength ?? 255));
+        // The free-text patterns (no NUL; for a search term, no control character either) are every
+        // storable string: text of any script, not the pattern's alphabet.
+        const search = s.pattern?.endsWith('[^\\u0000-\\u001F\\u007F]*$');
+        if (s.pattern && !search && !s.pattern.endsWith('[^\\u0000]*$')) {
+          return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length <= (s.maxLength ?? 255));
+        }
         return fc
           .string({ unit: 'grapheme', minLength: Math.max(1, s.minLength ?? 1), maxLength: Math.min(s.maxLength ?? 40, 40) })
-          .filter((v) => v.trim() !== '' && !v.includes('\u0000') && !v.startsWith('\uFEFF'));
+          .filter((v) => v.trim() !== '' && !v.includes('\u0000') && !v.startsWith('\uFEFF'))
+          // A search term's minimum counts code points of the trimmed term (gateway/README.md, Query strings).
+          .filter((v) => !search || (!/[\u0000-\u001f\u007f]/.test(v) && [...v.trim()].length >= (s.minLength ?? 1)));
       }
     }
   });

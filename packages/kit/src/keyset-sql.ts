@@ -40,8 +40,13 @@ function baseConditions(spec: ResourceSpec, workspaceId: string, query: ListQuer
   if (query.until) where.push(`${spec.timeField} < ${p.add(query.until, 'timestamptz')}`);
   if (query.updatedSince) where.push(`updated_at > ${p.add(query.updatedSince, 'timestamptz')}`);
   if (query.q) {
-    const pattern = p.add(`%${escapeLike(query.q)}%`, 'text');
-    where.push(`(${searchKeys(spec).map((f) => `${f} ILIKE ${pattern}`).join(' OR ')})`);
+    if (spec.searchColumn) {
+      // Lowered by the database, as the column was: the same case folding on both sides.
+      where.push(`${spec.searchColumn} LIKE lower(${p.add(`%${escapeLike(query.q)}%`, 'text')})`);
+    } else {
+      const pattern = p.add(`%${escapeLike(query.q)}%`, 'text');
+      where.push(`(${searchKeys(spec).map((f) => `${f} ILIKE ${pattern}`).join(' OR ')})`);
+    }
   }
   return where;
 }

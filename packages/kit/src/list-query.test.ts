@@ -43,6 +43,10 @@ describe('parseListQuery (contacts)', () => {
     [{ country: '' }, 'country'],
     [{ q: '   ' }, 'q'],
     [{ q: 'x'.repeat(201) }, 'q'],
+    [{ q: 'ab' }, 'q'],
+    [{ q: ' ab ' }, 'q'],
+    [{ q: 'ab\u001fcd' }, 'q'],
+    [{ q: 'tab\there' }, 'q'],
     [{ cursor: '' }, 'cursor'],
     [{ colour: 'red' }, 'colour'],
     [{ first_name: 'Ann' }, 'first_name'],
@@ -62,5 +66,13 @@ describe('parseListQuery (contacts)', () => {
     const q = parse({ since: '2026-05-15T12:00:00+02:00', until: '2026-05-16T10:00:00.5Z' });
     expect(q.since?.toISOString()).toBe('2026-05-15T10:00:00.000Z');
     expect(q.until?.toISOString()).toBe('2026-05-16T10:00:00.500Z');
+  });
+});
+
+describe('q', () => {
+  test('three characters is the shortest term, counted in code points after trimming; the message says why', () => {
+    expect(parseListQuery(contacts, { q: 'Ann' }).q).toBe('Ann');
+    expect(parseListQuery(contacts, { q: '😀😀😀' }).q).toBe('😀😀😀');
+    expect(() => parseListQuery(contacts, { q: '😀😀' })).toThrow(/q must be at least 3 characters \(a shorter term would read every record\)/);
   });
 });

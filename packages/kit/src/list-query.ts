@@ -27,6 +27,8 @@ export type RawListParams = Record<string, string | string[] | undefined>;
 
 const COMMON_PARAMS = ['cursor', 'limit', 'sort', 'since', 'until', 'q', 'updated_since'] as const;
 const MAX_Q_LENGTH = 200;
+/** Shorter terms cannot use a trigram index: every row would be read (gateway/README.md, Lists). */
+export const MIN_Q_LENGTH = 3;
 
 /** The parameters a list of this resource accepts, for validation and the OpenAPI description. */
 export function listParameterNames(spec: ResourceSpec): string[] {
@@ -101,7 +103,10 @@ export function parseListQuery(spec: ResourceSpec, raw: RawListParams): ListQuer
     if (q.trim() === '') throw bad('q', 'must not be empty');
     const problem = textProblem(q);
     if (problem) throw bad('q', problem);
+    // A search column joins the fields with U+001F: no term may hold a control character.
+    if (/[\u0000-\u001f\u007f]/.test(q)) throw bad('q', 'must not contain control characters');
     if (codePointLength(q) > MAX_Q_LENGTH) throw bad('q', `must be at most ${MAX_Q_LENGTH} characters`);
+    if (codePointLength(q.trim()) < MIN_Q_LENGTH) throw bad('q', `must be at least ${MIN_Q_LENGTH} characters (a shorter term would read every record)`);
     query.q = q;
   }
 

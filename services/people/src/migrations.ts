@@ -179,4 +179,17 @@ export const migrations: Migration[] = [
     id: '006_pool_contacts_contact_id',
     sql: `CREATE INDEX pool_contacts_workspace_contact_id_idx ON pool_contacts (workspace_id, contact_id, added_at, id)`,
   },
+  {
+    // \`q\` over contacts searches one stored column (contacts.searchColumn): the four search fields
+    // lowered and joined by U+001F, with its own trigram index; the four-column index goes. The
+    // expression is searchColumnSql(contacts) as released (people.migrations.test.ts checks it).
+    id: '007_contacts_search_text',
+    sql: `
+      ALTER TABLE contacts ADD COLUMN search_text text GENERATED ALWAYS AS (
+        lower(coalesce(first_name, '') || chr(31) || coalesce(last_name, '') || chr(31) || coalesce(email, '') || chr(31) || coalesce(company_name, ''))
+      ) STORED;
+      CREATE INDEX contacts_search_text_idx ON contacts USING gin (search_text public.gin_trgm_ops);
+      DROP INDEX contacts_search_idx;
+    `,
+  },
 ];

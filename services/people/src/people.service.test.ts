@@ -114,6 +114,31 @@ describe.each(sqlBackends())('people service on $name', (backend) => {
     );
   });
 
+  test('q searches the four fields through one lowered column: any case, any field, never across two, characters literal, this workspace only', async () => {
+    const tag = newId().slice(0, 8);
+    const make = (body: Record<string, unknown>) => people.contacts.create(ctx, body).then((c) => c.id as string);
+    const first = await make({ first_name: `Zoe${tag}`, last_name: 'Quill' });
+    const last = await make({ last_name: `Mbeki${tag}` });
+    const mail = await make({ email: `ops+${tag}@Example.org` });
+    const company = await make({ first_name: 'Co', company_name: `50%_Off ${tag} GmbH` });
+    await people.contacts.create({ workspaceId: otherWs }, { first_name: `Zoe${tag}` });
+    const q = async (term: string) => (await people.contacts.list(ws, parseListQuery(contacts, { q: term }))).data.map((c) => c.id).sort();
+    expect(await q(tag)).toEqual([first, last, mail, company].sort());
+    expect(await q(`ZOE${tag.toUpperCase()}`)).toEqual([first]);
+    expect(await q(`mbeki${tag}`)).toEqual([last]);
+    expect(await q(`+${tag}@example.ORG`)).toEqual([mail]);
+    expect(await q(`50%_off ${tag}`)).toEqual([company]);
+    // `%` and `_` are themselves: no wildcard matches the other contacts.
+    expect(await q(`5_%_off ${tag}`)).toEqual([]);
+    // The end of one field and the start of the next are not one term.
+    expect(await q(`${tag}quill`)).toEqual([]);
+    expect(await q(`${tag} quill`)).toEqual([]);
+    // A change of a searched field is searched at once (the column is generated from the row).
+    await people.contacts.update(ctx, last, { last_name: `Okafor${tag}` });
+    expect(await q(`mbeki${tag}`)).toEqual([]);
+    expect(await q(`okafor${tag}`)).toEqual([last]);
+  });
+
   test("another workspace's record is invisible", async () => {
     const c = await people.contacts.create(ctx, { first_name: 'Private' });
     const other = { workspaceId: otherWs };

@@ -3,7 +3,7 @@ import { protoRoot } from '@crm/proto';
 import * as protobuf from 'protobufjs';
 import { type ContextApi, type ResourceRoute, pascal, rpcName } from '../context-api';
 import { type Migration, runMigrations } from '../migrate';
-import { type FieldSpec, type ResourceSpec, filterKeys, isNullable, sortKeys } from '../resource';
+import { type FieldSpec, type ResourceSpec, filterKeys, isNullable, searchColumnSql, sortKeys } from '../resource';
 import { createPgliteClient } from '../sql';
 
 /**
@@ -149,7 +149,22 @@ async function tableProblems(
   };
   expectExtra('workspace_id', 'uuid');
   if (spec.customFields) expectExtra('custom', 'jsonb');
+  if (spec.searchColumn) {
+    // The search column: generated from the search fields exactly as searchColumnSql writes it.
+    const [generated] = await query<{ expression: string | null }>(
+      `SELECT pg_get_expr(d.adbin, d.adrelid) AS expression
+         FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+        WHERE d.adrelid = (current_schema() || '.' || $1)::regclass AND a.attname = $2`,
+      [spec.table, spec.searchColumn],
+    );
+    const normal = (sql: string) => sql.replace(/::text/g, '').replace(/[\s()]/g, '').toLowerCase();
+    if (!byName.has(spec.searchColumn)) problems.push(`${where} has no search column ${spec.searchColumn}`);
+    else if (!generated?.expression || normal(generated.expression) !== normal(searchColumnSql(spec))) {
+      problems.push(`${where}.${spec.searchColumn} is not generated as ${searchColumnSql(spec)} (it is ${generated?.expression ?? 'not generated'})`);
+    }
+  }
   for (const name of byName.keys()) {
+    if (name === spec.searchColumn) continue;
     if (!Object.hasOwn(spec.fields, name) && name !== 'workspace_id' && !(spec.customFields && name === 'custom') && !internal.includes(name)) {
       problems.push(`${where} has column ${name}, which the declaration lacks`);
     }
@@ -177,6 +192,9 @@ async function tableProblems(
     } else if (!leads(['workspace_id', filter, spec.timeField, 'id'])) {
       problems.push(`${where} has no index (workspace_id, ${filter}, ${spec.timeField}, id) for filter ${filter}`);
     }
+  }
+  if (spec.searchColumn && !(await query(`SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexdef LIKE '%gin (' || $2 || ' %gin_trgm_ops)%'`, [spec.table, spec.searchColumn])).length) {
+    problems.push(`${where} has no trigram index on its search column ${spec.searchColumn}`);
   }
   const primary = indexes.find((index) => index.primary);
   const expected = legacyPrimaryKey ? ['id'] : ['workspace_id', 'id'];

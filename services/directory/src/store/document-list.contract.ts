@@ -150,7 +150,7 @@ export function runDocumentListContract(name: string, open: () => Promise<Docume
       expect(await ids({ q: 'example.COM', limit: '5' })).toEqual(where(() => true));
       // Regular-expression characters in q are text.
       expect(await ids({ q: '(who?) [x]*' })).toEqual([docs[3]!._id]);
-      expect(await ids({ q: '.*' })).toEqual([]);
+      expect(await ids({ q: '.*+' })).toEqual([]);
     });
 
     it('refuses a cursor from another query, another workspace, or one that was altered', async () => {

@@ -10,6 +10,8 @@ export const contacts = defineResource({
   customFields: true,
   requireOneOf: ['email', 'first_name', 'last_name'],
   uniqueConstraints: { contacts_email_key: 'email', contacts_svc_uid_key: 'svc_uid' },
+  // `q` reads one stored, lowered column with its own trigram index (people migration 007).
+  searchColumn: 'search_text',
   fields: {
     id: baseFields.id,
     svc_uid: baseFields.svc_uid,
