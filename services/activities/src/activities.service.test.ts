@@ -577,7 +577,7 @@ describe.each(sqlBackends())('activities service on $name', (backend) => {
         const since = times[Math.floor(times.length / 4)]!;
         const until = times[Math.floor((times.length * 3) / 4)]!;
         const updated = records().map((r) => r.updated_at as string).sort()[Math.floor(times.length / 2)]!;
-        const word = { tasks: 'pricing', call_logs: 'voicemail', meetings: 'o' }[name]!;
+        const word = { tasks: 'pricing', call_logs: 'voicemail', meetings: 'kickoff' }[name]!;
         for (const raw of [
           { since, until, limit: '3' },
           { updated_since: updated, limit: '3' },
