@@ -1,6 +1,5 @@
-import { context } from '@opentelemetry/api';
-import { suppressTracing } from '@opentelemetry/core';
 import type { Logger } from './logger';
+import { untraced } from './tracing';
 
 /** One thing a process needs in order to serve: its database, its event bus. */
 export interface DependencyCheck {
@@ -55,9 +54,7 @@ export function monitorHealth(report: (serving: boolean) => void, checks: readon
 
   const round = async (): Promise<boolean> => {
     // Probes are not traffic: no span for them, or every pod would export a trace every few seconds.
-    const outcomes = await context.with(suppressTracing(context.active()), () =>
-      Promise.allSettled(checks.map((c) => withTimeout(Promise.resolve().then(() => c.check()), timeoutMs))),
-    );
+    const outcomes = await untraced(() => Promise.allSettled(checks.map((c) => withTimeout(Promise.resolve().then(() => c.check()), timeoutMs))));
     if (stopped) return serving;
     const failing = checks.flatMap((c, i) => {
       const outcome = outcomes[i]!;

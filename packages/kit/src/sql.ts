@@ -1,7 +1,8 @@
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, trace } from '@opentelemetry/api';
 import type { PGlite } from '@electric-sql/pglite';
 import { Pool, type PoolClient } from 'pg';
 import { assertTimeLeft, remainingMs } from './deadline';
+import { ended } from './tracing';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -48,17 +49,7 @@ async function traced<T>(system: string, text: string, run: () => Promise<T>): P
   return tracer.startActiveSpan(
     `${operation} ${system}`,
     { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': text, 'db.operation': operation } },
-    async (span) => {
-      try {
-        return await run();
-      } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
+    (span) => ended(span, run),
   );
 }
 

@@ -7,7 +7,8 @@ import { suppressTracing } from '@opentelemetry/core';
  */
 const tracer = trace.getTracer('crm');
 
-async function ended<T>(span: Span, run: (span: Span) => Promise<T>): Promise<T> {
+/** Runs `run` in `span` and ends it; a failure is recorded on the span (exception, error status) and rethrown. */
+export async function ended<T>(span: Span, run: (span: Span) => Promise<T>): Promise<T> {
   try {
     return await run(span);
   } catch (error) {
