@@ -45,7 +45,9 @@ export type { CreateEnrollmentTaskRequest__Output } from './gen/crm/activities/v
 export type { MessagingProto };
 export type { MessagingServiceClient, MessagingServiceDefinition } from './gen/crm/messaging/v1/MessagingService';
 export type { SentEmail, SentEmail__Output } from './gen/crm/messaging/v1/SentEmail';
-export type { QueueSendRequest__Output } from './gen/crm/messaging/v1/QueueSendRequest';
+export type { QueueSendRequest, QueueSendRequest__Output } from './gen/crm/messaging/v1/QueueSendRequest';
+export type { QueueSendItem } from './gen/crm/messaging/v1/QueueSendItem';
+export type { QueueSendsRequest__Output } from './gen/crm/messaging/v1/QueueSendsRequest';
 export type { SendingIntegration__Output } from './gen/crm/directory/v1/SendingIntegration';
 export type { FlowsProto };
 export type { FlowsServiceClient, FlowsServiceDefinition } from './gen/crm/flows/v1/FlowsService';

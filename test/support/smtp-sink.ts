@@ -15,8 +15,11 @@ export interface ReceivedMail {
 }
 
 export interface SinkRules {
-  /** An error for a recipient: `{code: 550, message}` refuses it for good, 451 for now. */
-  rcpt?: (address: string) => { code: number; message: string } | undefined;
+  /**
+   * An error for a recipient: `{code: 550, message}` refuses it for good, 451 for now. May be
+   * async: the RCPT command is answered once it settles (a test changes state at that moment).
+   */
+  rcpt?: (address: string) => { code: number; message: string } | undefined | Promise<{ code: number; message: string } | undefined>;
   /** An error for the whole message, answered after its end-of-data mark. */
   data?: (raw: Buffer) => { code: number; message: string } | undefined;
   /** How long the server takes to answer a message's end-of-data mark (a slow server), or per message. */
@@ -64,8 +67,10 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
     onRcptTo(address: SMTPServerAddress, _session, callback) {
-      const refusal = sink.rules.rcpt?.(address.address);
-      callback(refusal ? smtpError(refusal) : undefined);
+      Promise.resolve(sink.rules.rcpt?.(address.address)).then(
+        (refusal) => callback(refusal ? smtpError(refusal) : undefined),
+        (error: Error) => callback(error),
+      );
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

@@ -32,19 +32,47 @@ export type ServiceHandlers<D> = {
   [K in keyof D]: (request: RequestOut<D[K]>, call: grpc.ServerUnaryCall<RequestOut<D[K]>, ResponseIn<D[K]>>) => Promise<ResponseIn<D[K]>>;
 };
 
-export function toServiceError(error: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
-  let crm: CrmError;
-  if (error instanceof CrmError) {
-    crm = error;
-  } else {
-    // The cause stays in the log under an error id; the caller only learns that id.
-    const errorId = newId();
-    log.error({ err: error, errorId, method }, 'unexpected error in gRPC handler');
-    crm = new CrmError('internal', `internal error (error id ${errorId})`);
+/** A handler's failure as the caller sees it: a CrmError as it is, anything else `internal` with an error id (the cause stays in the log under that id). */
+function callerError(error: unknown, log: Logger, method: string): CrmError {
+  if (error instanceof CrmError) return error;
+  const errorId = newId();
+  log.error({ err: error, errorId, method }, 'unexpected error in gRPC handler');
+  return new CrmError('internal', `internal error (error id ${errorId})`);
+}
+
+const payloadOf = (crm: CrmError) =>
+  JSON.stringify({ code: crm.code, reason: crm instanceof DomainError ? crm.reason : undefined, message: crm.message, details: crm.details });
+
+/**
+ * What a caller learns of a failure, as JSON: `{code, reason, message, details}`. The
+ * crm-error-bin trailer carries it, and so does each failed item of a batch call.
+ */
+export function errorPayload(error: unknown, log: Logger, method: string): string {
+  return payloadOf(callerError(error, log, method));
+}
+
+/** The domain error an `errorPayload` describes, or undefined when it is not one. */
+export function errorFromPayload(payload: string | Buffer): CrmError | undefined {
+  try {
+    const parsed = JSON.parse(Buffer.isBuffer(payload) ? payload.toString('utf8') : payload) as {
+      code?: unknown;
+      reason?: unknown;
+      message?: unknown;
+      details?: unknown;
+    };
+    if (isErrorCode(parsed.code) && typeof parsed.message === 'string') {
+      return CrmError.remote(parsed.code, parsed.message, parsed.details, parsed.reason);
+    }
+  } catch {
+    // Not ours.
   }
+  return undefined;
+}
+
+export function toServiceError(error: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
+  const crm = callerError(error, log, method);
   const metadata = new grpc.Metadata();
-  const reason = crm instanceof DomainError ? crm.reason : undefined;
-  metadata.set(ERROR_METADATA_KEY, Buffer.from(JSON.stringify({ code: crm.code, reason, message: crm.message, details: crm.details })));
+  metadata.set(ERROR_METADATA_KEY, Buffer.from(payloadOf(crm)));
   return { code: grpcStatusOf(crm), details: crm.message, metadata };
 }
 
@@ -105,21 +133,8 @@ export function bindService<D extends grpc.ServiceDefinition>(definition: D, han
 /** Rebuilds the domain error from a failed call: our metadata when present, else the bare status. */
 export function fromServiceError(error: grpc.ServiceError): CrmError {
   const raw = error.metadata?.get(ERROR_METADATA_KEY)?.[0];
-  if (raw) {
-    try {
-      const parsed = JSON.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : raw) as {
-        code?: unknown;
-        reason?: unknown;
-        message?: unknown;
-        details?: unknown;
-      };
-      if (isErrorCode(parsed.code) && typeof parsed.message === 'string') {
-        return CrmError.remote(parsed.code, parsed.message, parsed.details, parsed.reason);
-      }
-    } catch {
-      // Fall through to the status code.
-    }
-  }
+  const carried = raw === undefined ? undefined : errorFromPayload(raw);
+  if (carried) return carried;
   const code = GRPC_STATUS_TO_CODE[error.code as grpc.status] ?? 'internal';
   const message =
     code === 'unavailable'
@@ -200,6 +215,8 @@ export interface ServiceCallOptions extends CallOptions {
  */
 export interface ServiceClient<D> {
   readonly channel: grpc.Client;
+  /** The calling service its idempotency keys are sent with (a batch call carries it in its body). */
+  readonly origin?: string;
   call<K extends keyof D & string>(method: K, request: RequestIn<D[K]>, options?: ServiceCallOptions): Promise<ResponseOut<D[K]>>;
   close(): void;
 }
@@ -217,6 +234,7 @@ export function createServiceClient<D extends grpc.ServiceDefinition>(
   const channel = createClient(ctor, address);
   return {
     channel,
+    ...(clientOptions.origin ? { origin: clientOptions.origin } : {}),
     call(method, request, options = {}) {
       if (!(method in ctor.service)) throw new Error(`${serviceNameOf(ctor.service)} has no method ${method}`);
       let metadata = options.metadata;
@@ -233,7 +251,7 @@ export function createServiceClient<D extends grpc.ServiceDefinition>(
 }
 
 /** What a service-chosen key promises: this method with this request (keys sorted). */
-function requestFingerprint(method: string, request: unknown): string {
+export function requestFingerprint(method: string, request: unknown): string {
   return createHash('sha256').update(JSON.stringify([method, canonicalJson(request)])).digest('base64url');
 }
 

@@ -179,3 +179,72 @@ export function startIdempotencyPruner(db: SqlQueryable, onError: (error: unknow
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/**
+ * Many requests' keys at once, for a batch call that carries one key per item (messaging's
+ * QueueSends): each item is handled as the one call with its key would be. A batch handles the
+ * items whose key is new in one transaction (`claimIdempotencyKeys`, then its writes, then
+ * `recordIdempotentAnswers`), and each of the others through the one-call path under
+ * `withIdempotencyKey`, which replays its answer or refuses a reused key.
+ */
+export interface BatchIdempotencyKey {
+  workspaceId: string;
+  /** The key as stored (`storedIdempotencyKey`). */
+  key: string;
+  fingerprint: string;
+}
+
+/** The key as stored for a caller's key and origin, or the invalid_request one call would get. */
+export function storedIdempotencyKey(claim: { key: string; origin?: string }): string {
+  if (!claim.key) throw CrmError.invalid('this call needs an idempotency key');
+  if (claim.key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw CrmError.invalid(`an idempotency key is at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  if (claim.origin !== undefined && !ORIGIN.test(claim.origin)) throw CrmError.invalid('malformed idempotency origin');
+  return claim.origin ? `${claim.origin} ${claim.key}` : claim.key;
+}
+
+const keyPairs = (keys: readonly BatchIdempotencyKey[]) => [keys.map((k) => k.workspaceId), keys.map((k) => k.key)];
+const pairOf = (workspaceId: string, key: string) => `${workspaceId} ${key}`;
+
+/** Which of the keys have a record already (answered, or held by a transaction under way): `workspace key` pairs. */
+export async function existingIdempotencyKeys(db: SqlQueryable, keys: readonly BatchIdempotencyKey[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const { rows } = await db.query<{ workspace_id: string; key: string }>(
+    `SELECT k.workspace_id, k.key FROM idempotency_keys k
+       JOIN unnest($1::uuid[], $2::text[]) AS given (workspace_id, key) ON k.workspace_id = given.workspace_id AND k.key = given.key`,
+    keyPairs(keys),
+  );
+  return new Set(rows.map((row) => pairOf(row.workspace_id, row.key)));
+}
+
+/** The pair `existingIdempotencyKeys` and `claimIdempotencyKeys` name a key by. */
+export const idempotencyPair = (key: BatchIdempotencyKey): string => pairOf(key.workspaceId, key.key);
+
+/**
+ * Inside the batch's transaction: claims the keys no record holds yet (in key order, so two
+ * batches cannot deadlock on each other's) and returns the claimed pairs. A key another
+ * transaction claimed meanwhile is left out: its item goes the one-call way after this commits.
+ */
+export async function claimIdempotencyKeys(tx: SqlQueryable, keys: readonly BatchIdempotencyKey[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const sorted = [...keys].sort((a, b) => (a.workspaceId + a.key < b.workspaceId + b.key ? -1 : 1));
+  const { rows } = await tx.query<{ workspace_id: string; key: string }>(
+    `INSERT INTO idempotency_keys (workspace_id, key, fingerprint, response)
+     SELECT workspace_id, key, fingerprint, '{"steps": []}'::jsonb FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS given (workspace_id, key, fingerprint, n)
+      ORDER BY n
+     ON CONFLICT (workspace_id, key) DO NOTHING
+     RETURNING workspace_id, key`,
+    [...keyPairs(sorted), sorted.map((k) => k.fingerprint)],
+  );
+  return new Set(rows.map((row) => pairOf(row.workspace_id, row.key)));
+}
+
+/** Inside the same transaction: each claimed key's answer, as its request's only unit of work (step 0). */
+export async function recordIdempotentAnswers(tx: SqlQueryable, answers: readonly { key: BatchIdempotencyKey; answer: unknown }[]): Promise<void> {
+  if (!answers.length) return;
+  await tx.query(
+    `UPDATE idempotency_keys k SET response = jsonb_build_object('steps', jsonb_build_array(given.answer))
+       FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) AS given (workspace_id, key, answer)
+      WHERE k.workspace_id = given.workspace_id AND k.key = given.key`,
+    [...keyPairs(answers.map((a) => a.key)), answers.map((a) => JSON.stringify(a.answer ?? null))],
+  );
+}

@@ -30,3 +30,4 @@ export * from './json-limits';
 export * from './references';
 export * from './sql-service';
 export * from './workers';
+export * from './map-limit';

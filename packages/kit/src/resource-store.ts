@@ -33,6 +33,27 @@ export interface ResourceStore {
   delete(ctx: WriteContext, id: string): Promise<void>;
 }
 
+/** One record of `insertMany`: what `create` would take. */
+export interface ManyWrite {
+  ctx: WriteContext;
+  body: unknown;
+  /** The new record's id (required: the caller names each row before it writes). */
+  id: string;
+  systemFields?: Readonly<Record<string, FieldValue>>;
+}
+
+/** A store on SQL, which can also write many creates as one statement in its caller's transaction. */
+export interface SqlResourceStore extends ResourceStore {
+  /**
+   * Inside the caller's transaction: creates every record as `create` would (validated body,
+   * system fields, the resource's rules, column defaults for what is left out), in one INSERT, and
+   * returns them in order with the events their creation publishes. The caller writes those
+   * events to the outbox and answers any idempotency keys; a failure rolls back the caller's
+   * transaction, so all of them or none are written.
+   */
+  insertMany(tx: SqlQueryable, writes: readonly ManyWrite[]): Promise<{ records: ApiRecord[]; events: CrmEvent[] }>;
+}
+
 /** Per-call options of a create or update made by the owning service itself. */
 export interface WriteOptions {
   /** The new record's id, when the service needs it before the write (a Message-ID, a quota reservation). */
@@ -117,7 +138,15 @@ export interface ResourceStoreOptions {
   events?: (change: RecordChange) => EventInit[];
 }
 
-export function createResourceStore(options: ResourceStoreOptions): ResourceStore {
+/** A row about to be inserted: its id, workspace, declared fields (after the rules) and custom properties. */
+interface InsertRow {
+  id: string;
+  ctx: WriteContext;
+  fields: Record<string, FieldValue>;
+  custom: Record<string, unknown>;
+}
+
+export function createResourceStore(options: ResourceStoreOptions): SqlResourceStore {
   const { db, spec, cursors } = options;
   const columns = selectColumns(spec);
   const eventsOf = (change: RecordChange): CrmEvent[] => {
@@ -173,6 +202,27 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
       return `${key} = $${params.length}::${sqlTypeOf(spec.fields[key]!)}`;
     });
 
+  /** One INSERT of the rows: the union of their fields as columns, DEFAULT where a row leaves one out. */
+  function insertStatement(rows: readonly InsertRow[], now: string): [string, unknown[]] {
+    const fieldNames = [...new Set(rows.flatMap((row) => Object.keys(row.fields)))];
+    const names = ['id', 'workspace_id', ...fieldNames, 'created_at', 'updated_at', ...(spec.customFields ? ['custom'] : [])];
+    const params: unknown[] = [];
+    const param = (value: unknown, type: string) => {
+      params.push(value);
+      return `$${params.length}::${type}`;
+    };
+    const tuples = rows.map((row) => {
+      const cells = [param(row.id, 'uuid'), param(row.ctx.workspaceId, 'uuid')];
+      for (const name of fieldNames) {
+        cells.push(Object.hasOwn(row.fields, name) ? param(sqlParam(spec.fields[name]!, row.fields[name]!), sqlTypeOf(spec.fields[name]!)) : 'DEFAULT');
+      }
+      cells.push(param(now, 'timestamptz'), param(now, 'timestamptz'));
+      if (spec.customFields) cells.push(param(JSON.stringify(row.custom), 'jsonb'));
+      return `(${cells.join(', ')})`;
+    });
+    return [`INSERT INTO ${spec.table} (${names.join(', ')}) VALUES ${tuples.join(', ')} RETURNING ${columns}`, params];
+  }
+
   return {
     spec,
 
@@ -211,29 +261,30 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
       const now = new Date().toISOString();
       return inTransaction(ctx.workspaceId, async (tx) => {
         const fields = await applyRules(tx, 'create', ctx, given, undefined);
-        const names = ['id', 'workspace_id', ...Object.keys(fields), 'created_at', 'updated_at'];
-        const params: unknown[] = [id, ctx.workspaceId];
-        const placeholders = ['$1::uuid', '$2::uuid'];
-        for (const [key, value] of Object.entries(fields)) {
-          params.push(sqlParam(spec.fields[key]!, value));
-          placeholders.push(`$${params.length}::${sqlTypeOf(spec.fields[key]!)}`);
-        }
-        params.push(now, now);
-        placeholders.push(`$${params.length - 1}::timestamptz`, `$${params.length}::timestamptz`);
-        if (spec.customFields) {
-          names.push('custom');
-          params.push(JSON.stringify(values.customSet));
-          placeholders.push(`$${params.length}::jsonb`);
-        }
-        const { rows } = await tx.query(
-          `INSERT INTO ${spec.table} (${names.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING ${columns}`,
-          params,
-        );
+        const { rows } = await tx.query(...insertStatement([{ id, ctx, fields, custom: values.customSet }], now));
         const created = rowToRecord(spec, rows[0]!);
         const extra = (await writeOptions?.inTransaction?.(tx, created)) ?? [];
         const change: RecordChange = { verb: 'created', ctx, before: undefined, after: created, changed: [] };
         return { value: created, events: [...eventsOf(change), ...extra] };
       });
+    },
+
+    async insertMany(tx, writes) {
+      if (!writes.length) return { records: [], events: [] };
+      const now = new Date().toISOString();
+      const rows: InsertRow[] = [];
+      for (const write of writes) {
+        const values = validateWrite(spec, write.body, 'create');
+        const given = { ...values.fields, ...declared(write.systemFields, 'systemFields') };
+        checkRequireOneOf(spec, given);
+        rows.push({ id: write.id, ctx: write.ctx, fields: await applyRules(tx, 'create', write.ctx, given, undefined), custom: values.customSet });
+      }
+      const { rows: inserted } = await tx.query(...insertStatement(rows, now));
+      // RETURNING gives no order: each record is matched to its write by id.
+      const byId = new Map(inserted.map((row) => [String((row as { id: unknown }).id), rowToRecord(spec, row)]));
+      const records = rows.map((row) => byId.get(row.id)!);
+      const events = records.flatMap((after, i) => eventsOf({ verb: 'created', ctx: rows[i]!.ctx, before: undefined, after, changed: [] }));
+      return { records, events };
     },
 
     async update(ctx, id, body, writeOptions) {

@@ -1,9 +1,47 @@
-import { type GrpcServiceBinding, type Logger, type RawListParams, bindContext, recordToMessage, requireIdempotencyKey, requireUuid, toStruct } from '@crm/kit';
+import {
+  CrmError,
+  type GrpcServiceBinding,
+  type Logger,
+  type RawListParams,
+  bindContext,
+  errorPayload,
+  recordToMessage,
+  requireIdempotencyKey,
+  requireUuid,
+  toStruct,
+} from '@crm/kit';
+import type { QueueSendRequest__Output } from '@crm/proto';
 import { messagingApi, parsePerformanceQuery, parseTimelineQuery, sentEmails } from '@crm/messaging-contract';
 import { TemplateError } from './mail';
 import type { MessagingService } from './messaging.service';
+import type { KeyedSend, QueueOptions } from './sends';
 
 const optional = (value: string | null | undefined) => (value ? value : undefined);
+
+/** Sends per QueueSends call: two engine rounds' worth. */
+const MAX_QUEUE_SENDS = 500;
+
+/** A flow step's send as `sends` takes it, from its QueueSend message (and the trace it joins). */
+function sendOf(request: QueueSendRequest__Output, trace?: Record<string, string>): { ctx: { workspaceId: string }; body: Record<string, unknown>; options: QueueOptions } {
+  const body: Record<string, unknown> = { contact_id: request.contact_id };
+  for (const key of ['owner_id', 'template_id', 'subject', 'body', 'body_text'] as const) {
+    const value = optional(request[key]);
+    if (value !== undefined) body[key] = value;
+  }
+  return {
+    ctx: { workspaceId: requireUuid(request.workspace_id, 'workspace_id') },
+    body,
+    options: {
+      flow: {
+        flow_id: requireUuid(request.flow_id, 'flow_id'),
+        flow_node_id: requireUuid(request.flow_node_id, 'flow_node_id'),
+        flow_enrollment_id: requireUuid(request.flow_enrollment_id, 'flow_enrollment_id'),
+      },
+      ...(request.reply_to_sent_email_id ? { replyToSentEmailId: requireUuid(request.reply_to_sent_email_id, 'reply_to_sent_email_id') } : {}),
+      ...(trace ? { trace } : {}),
+    },
+  };
+}
 
 /** MessagingService: the route table's resources bound to their stores, and the context's own RPCs. */
 export function messagingGrpcBinding(service: MessagingService, log: Logger): GrpcServiceBinding {
@@ -19,20 +57,35 @@ export function messagingGrpcBinding(service: MessagingService, log: Logger): Gr
     {
       async QueueSend(request) {
         requireIdempotencyKey();
-        const body: Record<string, unknown> = { contact_id: request.contact_id };
-        for (const key of ['owner_id', 'template_id', 'subject', 'body', 'body_text'] as const) {
-          const value = optional(request[key]);
-          if (value !== undefined) body[key] = value;
-        }
-        const sent = await service.sends.queue({ workspaceId: requireUuid(request.workspace_id, 'workspace_id') }, body, {
-          flow: {
-            flow_id: requireUuid(request.flow_id, 'flow_id'),
-            flow_node_id: requireUuid(request.flow_node_id, 'flow_node_id'),
-            flow_enrollment_id: requireUuid(request.flow_enrollment_id, 'flow_enrollment_id'),
-          },
-          replyToSentEmailId: request.reply_to_sent_email_id ? requireUuid(request.reply_to_sent_email_id, 'reply_to_sent_email_id') : undefined,
+        const { ctx, body, options } = sendOf(request);
+        return recordToMessage(sentEmails, await service.sends.queue(ctx, body, options));
+      },
+      async QueueSends(request) {
+        const items = request.items ?? [];
+        if (items.length > MAX_QUEUE_SENDS) throw CrmError.invalid(`at most ${MAX_QUEUE_SENDS} sends per call, got ${items.length}`, { parameter: 'items' });
+        // An item that cannot be read fails alone, as its own QueueSend call would.
+        const read = items.map((item): KeyedSend | { error: unknown } => {
+          try {
+            if (!item.send) throw CrmError.invalid('an item needs its send');
+            return {
+              ...sendOf(item.send, item.trace),
+              key: item.idempotency_key,
+              fingerprint: item.fingerprint,
+              ...(request.origin ? { origin: request.origin } : {}),
+            };
+          } catch (error) {
+            return { error };
+          }
         });
-        return recordToMessage(sentEmails, sent);
+        const sends = read.filter((item): item is KeyedSend => !('error' in item));
+        const outcomes = await service.sends.queueMany(sends);
+        let next = 0;
+        return {
+          results: read.map((item) => {
+            const outcome = 'error' in item ? { ok: false as const, error: item.error } : outcomes[next++]!;
+            return outcome.ok ? { sent: recordToMessage(sentEmails, outcome.record) } : { error: errorPayload(outcome.error, log, 'QueueSends') };
+          }),
+        };
       },
       async CancelSend(request) {
         return service.cancel(

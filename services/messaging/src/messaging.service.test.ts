@@ -150,10 +150,11 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
     const late = await h.contact('late@example.com');
     let unsubscribed = false;
     sink.rules = {
-      rcpt: (address) => {
+      // Committed before the recipient is accepted, so it lands between the claim and the data.
+      rcpt: async (address) => {
         if (address === 'late@example.com' && !unsubscribed) {
           unsubscribed = true;
-          void h.db.query(`INSERT INTO suppressions (workspace_id, email_lower, reason, created_at) VALUES ($1, 'late@example.com', 'unsubscribed', now())`, [h.workspaceId]);
+          await h.db.query(`INSERT INTO suppressions (workspace_id, email_lower, reason, created_at) VALUES ($1, 'late@example.com', 'unsubscribed', now())`, [h.workspaceId]);
         }
         return undefined;
       },

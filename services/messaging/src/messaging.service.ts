@@ -235,6 +235,7 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
     mailDomain: settings.mailDomain,
     defaultFrom: settings.defaultFrom,
     wake: () => delivery.wake(),
+    afterCommit,
     log,
   });
 

@@ -1,5 +1,5 @@
-import { type GrpcServiceBinding, type Logger, type WriteContext, bindContext, requireUuid } from '@crm/kit';
-import { peopleApi } from '@crm/people-contract';
+import { type GrpcServiceBinding, type Logger, type WriteContext, bindContext, recordToMessage, requireUuid } from '@crm/kit';
+import { contacts, peopleApi } from '@crm/people-contract';
 import type { PoolMembersRequest__Output } from '@crm/proto';
 import type { PeopleService } from './people.service';
 
@@ -28,6 +28,10 @@ export function peopleGrpcBinding(service: PeopleService, log: Logger): GrpcServ
           return service.refs.ofPool(workspaceId, requireUuid(request.pool_id, 'pool_id'), request.after || undefined, request.limit || 1_000);
         }
         return service.refs.ofIds(workspaceId, request.contact_ids ?? []);
+      },
+      async GetContacts(request) {
+        const records = await service.refs.records(requireUuid(request.workspace_id, 'workspace_id'), request.ids ?? []);
+        return { contacts: records.map((record) => recordToMessage(contacts, record)) };
       },
     },
     log,

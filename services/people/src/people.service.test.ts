@@ -211,5 +211,22 @@ describe.each(sqlBackends())('people service on $name', (backend) => {
       await expect(unary(client, 'GetContact', { workspace_id: ws, id: newId() })).rejects.toMatchObject({ code: 'not_found' });
       await expect(unary(client, 'ListContacts', { workspace_id: ws, limit: 500 })).rejects.toMatchObject({ code: 'invalid_request' });
     });
+
+    test('GetContacts answers each existing contact of the workspace as GetContact does, and nothing else', async () => {
+      const mine = await people.contacts.create(ctx, { first_name: 'Batch', email: 'batch@example.com', tier: 'gold' });
+      const theirs = await people.contacts.create({ workspaceId: otherWs }, { first_name: 'Elsewhere' });
+      const one = await unary<unknown, Record<string, unknown>>(client, 'GetContact', { workspace_id: ws, id: mine.id });
+      const many = await unary<unknown, { contacts: Record<string, unknown>[] }>(client, 'GetContacts', {
+        workspace_id: ws,
+        // Upper case, twice, another workspace's, unknown and not an id at all.
+        ids: [String(mine.id).toUpperCase(), String(mine.id), String(theirs.id), newId(), 'nope'],
+      });
+      expect(many.contacts).toEqual([one]);
+      await expect(unary(client, 'GetContacts', { workspace_id: ws, ids: Array.from({ length: 1_001 }, () => newId()) })).rejects.toMatchObject({
+        code: 'invalid_request',
+        details: { parameter: 'ids' },
+      });
+      expect(await unary(client, 'GetContacts', { workspace_id: ws, ids: [] })).toEqual({ contacts: [] });
+    });
   });
 });

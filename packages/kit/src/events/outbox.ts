@@ -40,7 +40,12 @@ const INSERT_CHUNK = 1000;
  * with them, so consumers continue the trace of the request that caused the change even though a
  * relay publishes it later from its own loop.
  */
-export async function writeOutbox(tx: SqlQueryable, events: readonly CrmEvent<object>[]): Promise<void> {
+export async function writeOutbox(
+  tx: SqlQueryable,
+  events: readonly CrmEvent<object>[],
+  /** An event's own trace context, when it is not the active one (a batch writes the events of many traces). */
+  traceOf?: (event: CrmEvent<object>) => Record<string, string> | undefined,
+): Promise<void> {
   if (events.length === 0) return;
   events.forEach(assertPublishable);
   const headers = JSON.stringify(captureTraceContext());
@@ -48,7 +53,8 @@ export async function writeOutbox(tx: SqlQueryable, events: readonly CrmEvent<ob
     const chunk = events.slice(start, start + INSERT_CHUNK);
     const params: unknown[] = [];
     const rows = chunk.map((event) => {
-      params.push(event.id, event.type, JSON.stringify(event), headers);
+      const own = traceOf?.(event);
+      params.push(event.id, event.type, JSON.stringify(event), own ? JSON.stringify(own) : headers);
       const n = params.length;
       return `($${n - 3}::uuid, $${n - 2}, $${n - 1}::jsonb, $${n}::jsonb)`;
     });

@@ -6,6 +6,7 @@ import {
   type SqlQueryable,
   type Worker,
   createWaker,
+  mapLimit,
   observeGauges,
   readBacklog,
   recordHistogram,
@@ -38,7 +39,10 @@ export interface FlowEngineOptions {
   afterCommit: () => void;
   /** Enrollments per round: 200 on Postgres, 20 on PGlite (one connection, shared with the API). */
   batchSize: number;
-  /** Steps of a round running at once (their side effects overlap). Default 16. */
+  /**
+   * Steps of a round running at once. Default: all of them, so a round's email steps reach
+   * messaging as one batch (the effects themselves bound their other peer calls).
+   */
   concurrency?: number;
   /** `FLOW_ENGINE_POLL_MS`: the longest idle wait before looking for due work again. */
   pollMs: number;
@@ -56,22 +60,9 @@ const MIN_IDLE_MS = 50;
 
 type ClaimedRow = StateRow & { flow_version: Date | string; trace: Record<string, string> };
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(lanes);
-  return out;
-}
-
 export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
   const { db, clock, log } = options;
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? options.batchSize;
   const waker = createWaker(clock);
 
   /** One enrollment's due steps, as a span of the trace that enrolled it. */
