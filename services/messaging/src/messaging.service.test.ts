@@ -333,6 +333,34 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
     }
   });
 
+  test('sends accepted together are recorded together, each exactly once: its status, touchpoint, ledger row, counter and event', async () => {
+    const owner = h.userId;
+    const hourly = async () =>
+      (
+        await h.db.query<{ n: number }>(`SELECT coalesce(sum(emails_sent), 0)::int AS n FROM engagement_hourly WHERE workspace_id = $1 AND user_id = $2`, [
+          h.workspaceId,
+          owner,
+        ])
+      ).rows[0]!.n;
+    const before = await hourly();
+    const contacts = await Promise.all(Array.from({ length: 24 }, (_, n) => h.contact(`together-${n}@example.com`, { owner_id: owner })));
+    // Held, then released at once: the server accepts them together, and they finish together.
+    const queued = await withHeldDeliveries(h.db, () => Promise.all(contacts.map((c) => send(c))));
+    await releaseHeld(h.db);
+    for (const q of queued) await expectEventually(async () => expect(await status(q.id)).toBe('sent'));
+    const ids = queued.map((q) => String(q.id));
+    const count = async (sql: string) => (await h.db.query<{ n: number }>(sql, [h.workspaceId, ids])).rows[0]!.n;
+    expect(await count(`SELECT count(*)::int AS n FROM touchpoints WHERE workspace_id = $1 AND source = 'sent_email' AND source_id = ANY($2::uuid[])`)).toBe(24);
+    expect(await count(`SELECT count(*)::int AS n FROM engagement_ledger WHERE workspace_id = $1 AND kind = 'sent_email' AND source_id = ANY($2::uuid[])`)).toBe(24);
+    expect(await count(`SELECT count(*)::int AS n FROM deliveries WHERE workspace_id = $1 AND state = 'done' AND sent_email_id = ANY($2::uuid[])`)).toBe(24);
+    expect(await hourly()).toBe(before + 24);
+    for (const q of queued) expect(sink.countOf(String(q.message_id))).toBe(1);
+    await expectEventually(() => {
+      const sent = h.eventsOf(MessagingEvents.EmailSent).filter((e) => ids.includes((e.data as { sent_email_id: string }).sent_email_id));
+      expect(sent.map((e) => (e.data as { sent_email_id: string }).sent_email_id).sort()).toEqual([...ids].sort());
+    });
+  });
+
   test('a message already handed over completely when its worker died is recorded as sent, never sent again', async () => {
     const contactId = await h.contact('crash@example.com');
     const held = await withHeldDeliveries(h.db, () => send(contactId));
@@ -409,7 +437,7 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
  * Runs `queue` while the deliveries it writes are held back (due in a day), so a test can act on
  * a queued send before any worker may take it; `releaseHeld` makes them due again.
  */
-async function withHeldDeliveries<T extends { id: unknown }>(db: SqlClient, queue: () => Promise<T>): Promise<T> {
+async function withHeldDeliveries<T>(db: SqlClient, queue: () => Promise<T>): Promise<T> {
   await db.query(`CREATE OR REPLACE FUNCTION hold_delivery() RETURNS trigger AS $$ BEGIN NEW.next_attempt_at := now() + interval '1 day'; RETURN NEW; END $$ LANGUAGE plpgsql`);
   await db.query(`DROP TRIGGER IF EXISTS hold_delivery ON deliveries`);
   await db.query(`CREATE TRIGGER hold_delivery BEFORE INSERT ON deliveries FOR EACH ROW EXECUTE FUNCTION hold_delivery()`);

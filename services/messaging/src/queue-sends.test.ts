@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { useTestTracing } from '../../../packages/kit/src/events/event-bus.contract';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
+import { startSmtpSink } from '../../../test/support/smtp-sink';
 import { type MessagingHarness, openMessaging } from './testing/harness';
 
 jest.setTimeout(120_000);
@@ -21,9 +22,18 @@ describe.each(sqlBackends())('QueueSends on $name', (backend) => {
   const contacts: Record<string, string> = {};
   let earlierSend: string;
   let template: string;
+  /** The traceparent each event was published with, by `type sent_email_id`. */
+  const publishedTrace = new Map<string, string | undefined>();
+  const traceOf = (type: string, sentEmailId: string) => publishedTrace.get(`${type} ${sentEmailId}`);
 
   beforeAll(async () => {
     h = await openMessaging(backend, { SMTP_URL: 'smtp://127.0.0.1:1', DELIVERY_MAX_ATTEMPTS: '1' });
+    // One observer for the whole suite: on the in-process bus a stopped durable refuses later events.
+    await h.bus.subscribe({
+      durable: 'queue-sends-traces',
+      subjects: [MessagingEvents.SentEmailQueued, MessagingEvents.EmailSent],
+      handler: async (event, meta) => void publishedTrace.set(`${event.type} ${(event.data as { sent_email_id: string }).sent_email_id}`, meta.headers.traceparent),
+    });
     // Nothing needs delivering here: the worker fails each send against a closed port, after the test read it.
     client = createServiceClient(loadMessaging().crm.messaging.v1.MessagingService, h.messaging.server.address, { origin: 'flows' });
     contacts.plain = await h.contact('plain@example.com');
@@ -34,9 +44,11 @@ describe.each(sqlBackends())('QueueSends on $name', (backend) => {
     earlierSend = String((await h.messaging.service.sends.queue({ workspaceId: h.workspaceId }, { contact_id: contacts.plain, subject: 'First', body: '<p>1</p>' })).id);
     template = String((await h.messaging.service.emailTemplates.create({ workspaceId: h.workspaceId }, { name: 'T', subject: 'Hi {{ first_name }}', body: '<p>{{ first_name }}</p>' })).id);
   });
+  const sinks: { close(): Promise<void> }[] = [];
   afterAll(async () => {
     client?.close();
     await h?.close();
+    for (const sink of sinks) await sink.close();
   });
 
   /** The send one step would ask for: `kind` picks what is right or wrong with it. */
@@ -177,13 +189,7 @@ describe.each(sqlBackends())('QueueSends on $name', (backend) => {
   test("each item is queued in a span of its step's trace, and its delivery and queued event continue from that span", async () => {
     const traceId = (n: number) => String(n).padStart(32, 'a');
     const stepSpan = 'b'.repeat(16);
-    const published = new Map<string, string | undefined>();
-    const observer = await h.bus.subscribe({
-      durable: 'queue-sends-trace',
-      subjects: [MessagingEvents.SentEmailQueued],
-      handler: async (event, meta) => void published.set(String((event.data as { sent_email_id: string }).sent_email_id), meta.headers.traceparent),
-    });
-    try {
+    {
       const items = [1, 2].map((n) => ({ ...itemOf(sendOf('plain', newId()), `${newId()}:${newId()}:1`), trace: { traceparent: `00-${traceId(n)}-${stepSpan}-01` } }));
       const outcomes = await batch(items);
       for (const [n, outcome] of outcomes.entries()) {
@@ -193,10 +199,29 @@ describe.each(sqlBackends())('QueueSends on $name', (backend) => {
         const continued = `00-${traceId(n + 1)}-${queued!.spanContext().spanId}-01`;
         const { rows } = await h.db.query<{ trace: Record<string, string> }>(`SELECT trace FROM deliveries WHERE workspace_id = $1 AND sent_email_id = $2`, [h.workspaceId, outcome.id]);
         expect(rows[0]!.trace).toEqual({ traceparent: continued });
-        await expectEventually(() => expect(published.get(outcome.id)).toBe(continued));
+        await expectEventually(() => expect(traceOf(MessagingEvents.SentEmailQueued, outcome.id)).toBe(continued));
       }
+    }
+  });
+
+  test('sends delivered together keep their own traces: each email.sent event continues the trace of the step that queued it', async () => {
+    const sink = await startSmtpSink();
+    const delivering = await h.another({ SMTP_URL: sink.url });
+    const deliveringClient = createServiceClient(loadMessaging().crm.messaging.v1.MessagingService, delivering.server.address, { origin: 'flows' });
+    try {
+      const traceId = (n: number) => String(n).padStart(32, 'c');
+      const items = Array.from({ length: 6 }, (_, n) => ({
+        ...itemOf(sendOf('plain', newId()), `${newId()}:${newId()}:1`),
+        trace: { traceparent: `00-${traceId(n)}-${'d'.repeat(16)}-01` },
+      }));
+      const { results } = await deliveringClient.call('QueueSends', { origin: 'flows', items });
+      const ids = results.map((r) => r.sent!.id);
+      await expectEventually(() => expect(ids.filter((id) => traceOf(MessagingEvents.EmailSent, id) === undefined)).toEqual([]), { timeoutMs: 20_000 });
+      ids.forEach((id, n) => expect(traceOf(MessagingEvents.EmailSent, id)?.split('-')[1]).toBe(traceId(n)));
     } finally {
-      await observer.stop();
+      deliveringClient.close();
+      // Closed after the deployment that holds its pooled connections (afterAll).
+      sinks.push(sink);
     }
   });
 

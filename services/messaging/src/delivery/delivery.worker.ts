@@ -7,6 +7,7 @@ import {
   type SqlQueryable,
   type Worker,
   backoffMs,
+  captureTraceContext,
   createWaker,
   newId,
   observeGauges,
@@ -25,17 +26,19 @@ import { type Transports, smtpFailure } from './transports';
  * The delivery worker (DESIGN.md, Messaging: queue): takes due sends from the `deliveries` queue,
  * any number of replicas at once, and hands each to its provider exactly once.
  *
- * 1. Claim: due rows are taken with FOR UPDATE SKIP LOCKED under a lease token; the lease moves
- *    next_attempt_at to its end, so a worker that dies leaves its rows due again when it expires.
- *    Each claimed send starts at once; more are claimed whenever a quarter of the places are free.
- * 2. Prepare, under the send's row lock: a send no longer queued (canceled) is dropped; a send to an
- *    address suppressed since it was queued fails; otherwise the message is built (tracked links
- *    stored with the delivery) and the row moves to `sending`.
- * 3. Hand over: the whole message is written to the SMTP server, and just before its end-of-data
+ * 1. Claim and prepare, one statement for a batch: due rows are taken with FOR UPDATE SKIP LOCKED
+ *    under a lease token; the lease moves next_attempt_at to its end, so a worker that dies leaves
+ *    its rows due again when it expires. A send no longer queued (canceled) is dropped; the others
+ *    move to `sending` and come back with their rows and suppression. A send to an address
+ *    suppressed since it was queued fails; the others' messages are built, their tracked links
+ *    stored (one statement), and each starts at once. More are claimed whenever a quarter of the
+ *    places are free.
+ * 2. Hand over: the whole message is written to the SMTP server, and just before its end-of-data
  *    mark the send's status and suppression are read once more under the row lock (exit wins at
  *    send time: a cancel or an unsubscribe that lands meanwhile abandons the transaction, and the
- *    server discards it) and `committed` is written. Only then does the mark go out.
- * 4. Finish: sent on the server's 250; on a refusal, bounced (5xx) or retried with backoff (4xx,
+ *    server discards it) and `committed` is written, in one statement. Only then does the mark go
+ *    out.
+ * 3. Finish: sent on the server's 250; on a refusal, bounced (5xx) or retried with backoff (4xx,
  *    connection failures) until the last attempt fails the send with its reason.
  *
  * A worker that dies before `committed` left nothing the server kept: the send goes again. One
@@ -68,22 +71,26 @@ export interface DeliveryWorker extends Worker {
   wake(): void;
 }
 
+/** A claimed send as the claim read it, with its delivery's state before the claim. */
 interface Claimed {
   workspace_id: string;
   sent_email_id: string;
   /** The trace context of the request that queued the send. */
   trace: Record<string, string>;
+  row: Record<string, unknown>;
 }
 
 interface Prepared {
   send: SendRow;
   raw?: Buffer;
   envelope?: { from: string; to: string[] };
+  /** Tracked links by index, to store before the hand-over. */
+  links?: string[];
   /** A previous worker handed it over completely before it died: record it as sent. */
   committedAt?: Date;
   committedProvider?: 'smtp' | 'log';
-  /** Ended before any hand-over: the address is suppressed now (the send failed). */
-  suppressed?: true;
+  /** The address is suppressed now: the send fails without a hand-over. */
+  suppressed?: string;
 }
 
 /** The hand-over was called off at the last moment (canceled, suppressed, lease lost). */
@@ -112,82 +119,151 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (events.length) options.afterCommit();
   }
 
+  /**
+   * Claims due sends and prepares them in one statement: each claimed delivery moves to `sending`
+   * (one more attempt) when its send is still queued, to `done` when it is not (canceled
+   * meanwhile), and stays `committed` when a stopped worker had handed it over; the send's row and
+   * its address's suppression come back with it. What the claim read is not the last word: the
+   * hand-over reads the status and the suppression again under the send's row lock.
+   */
+  /**
+   * Sends accepted by their server are recorded `sent` in groups: each transaction takes every send
+   * accepted since the one before it began (at most GROUP_LIMIT), so a burst of deliveries costs a
+   * few commits rather than one each, and sends of one owner stop queueing one behind another on
+   * their hour's counters. A group is written in (workspace, owner, send) order, so two workers'
+   * groups take those counter rows in the same order. A group that fails is written one send at a
+   * time, so one send's failure stays its own.
+   */
+  type SentRecord = { send: SendRow; provider: 'smtp' | 'log'; at: Date; trace: Record<string, string> };
+  const GROUP_LIMIT = 64;
+  const recording: { record: SentRecord; done: (error?: unknown) => void }[] = [];
+  let draining = false;
+  const lockOrder = (a: SentRecord, b: SentRecord) =>
+    a.send.workspace_id.localeCompare(b.send.workspace_id) || (a.send.owner_id ?? '').localeCompare(b.send.owner_id ?? '') || a.send.id.localeCompare(b.send.id);
+  async function drainSent(): Promise<void> {
+    draining = true;
+    try {
+      while (recording.length) {
+        const group = recording.splice(0, GROUP_LIMIT).sort((a, b) => lockOrder(a.record, b.record));
+        try {
+          await writeSent(group.map((waiting) => waiting.record));
+          for (const waiting of group) waiting.done();
+        } catch {
+          for (const waiting of group) {
+            await writeSent([waiting.record]).then(
+              () => waiting.done(),
+              (error: unknown) => waiting.done(error ?? new Error('recording the send failed')),
+            );
+          }
+        }
+      }
+    } finally {
+      draining = false;
+    }
+  }
+  /** One group's transaction, untraced (it serves many traces): each send's events carry its own trace. */
+  async function writeSent(group: readonly SentRecord[]): Promise<void> {
+    const traceOf = new Map<string, Record<string, string>>();
+    const events = await untraced(() =>
+      db.transaction(async (tx) => {
+        const written: CrmEvent[] = [];
+        for (const record of group) {
+          const events = await markSent(tx, record.send, record.provider, record.at);
+          for (const event of events) traceOf.set(event.id, record.trace);
+          written.push(...events);
+        }
+        await writeOutbox(tx, written, (event) => traceOf.get(event.id));
+        return written;
+      }),
+    );
+    if (events.length) options.afterCommit();
+  }
+  /** Records the send `sent` in the next group; resolves once that group committed. */
+  function recordSent(send: SendRow, provider: 'smtp' | 'log', at: Date): Promise<void> {
+    return new Promise((resolve, reject) => {
+      recording.push({ record: { send, provider, at, trace: captureTraceContext() }, done: (error) => (error ? reject(error) : resolve()) });
+      if (!draining) void untraced(drainSent);
+    });
+  }
+
   async function claim(token: string, limit: number): Promise<Claimed[]> {
     const now = clock.now();
     // The poll is untraced (it runs every second); each send it claims is traced (deliver).
     const { rows } = await untraced(() =>
-      db.query<Claimed>(
-        `UPDATE deliveries d SET lease_token = $1::uuid, next_attempt_at = $3::timestamptz
-           FROM (SELECT workspace_id, sent_email_id FROM deliveries
-                  WHERE state <> 'done' AND next_attempt_at <= $2::timestamptz
-                  ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED) AS due
+      db.query<Record<string, unknown>>(
+        `WITH due AS (
+           SELECT workspace_id, sent_email_id, state AS was FROM deliveries
+            WHERE state <> 'done' AND next_attempt_at <= $2::timestamptz
+            ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+         UPDATE deliveries d
+            SET next_attempt_at = $3::timestamptz,
+                state = CASE WHEN due.was = 'committed' THEN 'committed' WHEN s.status = 'queued' THEN 'sending' ELSE 'done' END,
+                lease_token = CASE WHEN due.was <> 'committed' AND s.status <> 'queued' THEN NULL ELSE $1::uuid END,
+                attempts = d.attempts + CASE WHEN due.was <> 'committed' AND s.status = 'queued' THEN 1 ELSE 0 END
+           FROM due JOIN sent_emails s ON s.workspace_id = due.workspace_id AND s.id = due.sent_email_id
           WHERE d.workspace_id = due.workspace_id AND d.sent_email_id = due.sent_email_id
-          RETURNING d.workspace_id, d.sent_email_id, d.trace -- all workspaces: the worker serves every tenant's queue`,
+          RETURNING d.workspace_id, d.sent_email_id, d.trace, due.was, d.thread, d.verp, d.committed_at, d.provider AS delivery_provider,
+                    ${SEND_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')}, s.from_email, s.from_name, s.body, s.body_text, s.message_id,
+                    ${suppressionColumn('lower(s.to_email)')} -- all workspaces: the worker serves every tenant's queue`,
         [token, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit],
       ),
     );
-    return rows;
+    return rows.map((row) => ({ workspace_id: row.workspace_id as string, sent_email_id: row.sent_email_id as string, trace: row.trace as Record<string, string>, row }));
   }
 
-  async function prepare(c: Claimed, token: string): Promise<Prepared | undefined> {
-    let prepared: Prepared | undefined;
-    await commit(async (tx) => {
-      const { rows } = await tx.query(
-        `SELECT ${SEND_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')}, s.from_email, s.from_name, s.body, s.body_text, s.message_id,
-                d.state, d.thread, d.verp, d.lease_token, d.committed_at, d.provider AS delivery_provider, ${suppressionColumn('lower(s.to_email)')}
-           FROM sent_emails s JOIN deliveries d ON d.workspace_id = s.workspace_id AND d.sent_email_id = s.id
-          WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid FOR UPDATE OF s, d`,
-        [c.workspace_id, c.sent_email_id],
-      );
-      const row = rows[0];
-      if (!row || row.lease_token !== token) return [];
-      const send = sendRow(row);
-      if (row.state === 'committed') {
-        prepared = { send, committedAt: row.committed_at as Date, committedProvider: row.delivery_provider as 'smtp' | 'log' };
-        return [];
-      }
-      if (row.state === 'done' || send.status !== 'queued') {
-        await tx.query(`UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`, [
-          c.workspace_id,
-          c.sent_email_id,
-        ]);
-        return [];
-      }
-      const suppressed = row.suppressed as string | null;
-      if (suppressed) {
-        prepared = { send, suppressed: true };
-        return markFailed(tx, send, `suppressed: ${suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'}`);
-      }
-
-      const tracked = rewriteLinks(row.body as string, { publicUrl: options.publicUrl, sentEmailId: send.id, tokens: options.tokens });
-      const html = insertOpenPixel(tracked.html, trackingUrl(options.publicUrl, 'open', options.tokens.sign({ kind: 'open', sentEmailId: send.id })));
-      const text = (row.body_text as string | null) ?? convert(row.body as string, { wordwrap: 78 });
-      const built = await buildMessage({
-        sentEmailId: send.id,
-        mailDomain: options.mailDomain,
-        publicUrl: options.publicUrl,
-        from: { address: row.from_email as string, ...(row.from_name ? { name: row.from_name as string } : {}) },
-        to: { address: send.to_email },
-        subject: send.subject,
-        html,
-        text,
-        unsubscribeToken: options.tokens.sign({ kind: 'unsubscribe', sentEmailId: send.id }),
-        thread: (row.thread as string[]).length ? { messageIds: row.thread as string[] } : undefined,
-        verp: row.verp as boolean,
-      });
-      await tx.query(
-        `UPDATE deliveries SET state = 'sending', attempts = attempts + 1, links = $3::jsonb
-          WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`,
-        [c.workspace_id, c.sent_email_id, JSON.stringify(tracked.links)],
-      );
-      prepared = { send, raw: built.raw, envelope: built.envelope };
-      return [];
+  /** What a claimed send needs: nothing (canceled), its failure (suppressed), its record (committed), or its message. */
+  async function prepare(c: Claimed): Promise<Prepared | undefined> {
+    const row = c.row;
+    const send = sendRow(row);
+    if (row.was === 'committed') return { send, committedAt: row.committed_at as Date, committedProvider: row.delivery_provider as 'smtp' | 'log' };
+    if (send.status !== 'queued') return undefined;
+    if (row.suppressed) return { send, suppressed: row.suppressed as string };
+    const tracked = rewriteLinks(row.body as string, { publicUrl: options.publicUrl, sentEmailId: send.id, tokens: options.tokens });
+    const html = insertOpenPixel(tracked.html, trackingUrl(options.publicUrl, 'open', options.tokens.sign({ kind: 'open', sentEmailId: send.id })));
+    const text = (row.body_text as string | null) ?? convert(row.body as string, { wordwrap: 78 });
+    const built = await buildMessage({
+      sentEmailId: send.id,
+      mailDomain: options.mailDomain,
+      publicUrl: options.publicUrl,
+      from: { address: row.from_email as string, ...(row.from_name ? { name: row.from_name as string } : {}) },
+      to: { address: send.to_email },
+      subject: send.subject,
+      html,
+      text,
+      unsubscribeToken: options.tokens.sign({ kind: 'unsubscribe', sentEmailId: send.id }),
+      thread: (row.thread as string[]).length ? { messageIds: row.thread as string[] } : undefined,
+      verp: row.verp as boolean,
     });
-    return prepared;
+    return { send, raw: built.raw, envelope: built.envelope, links: tracked.links };
+  }
+
+  /** The claimed sends' tracked links, in one statement, before any of them is handed over (a click may come at once). */
+  async function storeLinks(token: string, prepared: readonly Prepared[]): Promise<void> {
+    const withLinks = prepared.filter((p) => p.links?.length);
+    if (!withLinks.length) return;
+    await untraced(() =>
+      db.query(
+        `UPDATE deliveries d SET links = given.links
+           FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) AS given (workspace_id, sent_email_id, links)
+          WHERE d.workspace_id = given.workspace_id AND d.sent_email_id = given.sent_email_id AND d.lease_token = $4::uuid`,
+        [withLinks.map((p) => p.send.workspace_id), withLinks.map((p) => p.send.id), withLinks.map((p) => JSON.stringify(p.links)), token],
+      ),
+    );
   }
 
   /** The last check before the end-of-data mark, and the commit that makes the send delivered. */
   async function handOver(send: SendRow, token: string, provider: 'smtp' | 'log'): Promise<void> {
+    // The common case in one statement: under the send's row lock, still queued and its address
+    // not suppressed, and `committed` written with that reading.
+    const { rowCount: committed } = await db.query(
+      `WITH s AS (SELECT s.status, ${suppressionColumn('$5')} FROM sent_emails s WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid FOR UPDATE OF s)
+       UPDATE deliveries SET state = 'committed', committed_at = now(), provider = $4
+        WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid AND lease_token = $3::uuid AND state = 'sending'
+          AND EXISTS (SELECT 1 FROM s WHERE s.status = 'queued' AND s.suppressed IS NULL)`,
+      [send.workspace_id, send.id, token, provider, send.to_email.toLowerCase()],
+    );
+    if (committed === 1) return;
+    // Something stands in the way: find out what, under the same lock, and act on it.
     let calledOff: string | undefined;
     await commit(async (tx) => {
       const { rows } = await tx.query<{ status: string; suppressed: string | null }>(
@@ -242,10 +318,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
    * One attempt, a span of the trace that queued the send, recorded with its provider and outcome
    * once it is settled.
    */
-  async function deliver(c: Claimed, token: string): Promise<void> {
+  async function deliver(c: Claimed, prepared: Prepared, token: string): Promise<void> {
     const started = performance.now();
     await withStoredTrace(c.trace, 'deliver email', { 'crm.sent_email.id': c.sent_email_id, 'crm.workspace_id': c.workspace_id }, async (span) => {
-      const settled = await attempt(c, token);
+      const settled = await attempt(c, prepared, token);
       if (!settled) return;
       span.setAttributes({ 'crm.mail.provider': settled.provider, 'crm.mail.outcome': settled.outcome });
       recordHistogram('crm.mail.delivery.duration', (performance.now() - started) / 1000, {
@@ -258,11 +334,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   type Settled = { provider: 'smtp' | 'log' | 'none'; outcome: 'sent' | 'retried' | 'bounced' | 'failed' | 'called_off' };
 
   /** Undefined when there was nothing to deliver (canceled before, or the claim was lost). */
-  async function attempt(c: Claimed, token: string): Promise<Settled | undefined> {
-    const prepared = await prepare(c, token);
-    if (!prepared) return undefined;
+  async function attempt(c: Claimed, prepared: Prepared, token: string): Promise<Settled | undefined> {
     const { send } = prepared;
-    if (prepared.suppressed) return { provider: 'none', outcome: 'failed' };
+    if (prepared.suppressed) {
+      await commit((tx) => markFailed(tx, send, `suppressed: ${prepared.suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'}`));
+      return { provider: 'none', outcome: 'failed' };
+    }
     if (prepared.committedAt) {
       // Its worker stopped after committing the hand-over and before recording the answer. Over
       // SMTP the end-of-data mark followed the commit at once: taken as delivered, never sent
@@ -271,14 +348,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       if (provider === 'log' && !(await options.transports.finishLogged(send.workspace_id, send.id))) {
         log.warn({ sentEmailId: send.id }, 'a logged send committed by a stopped worker left no file; it is written again');
         await commit(async (tx) => {
-          await tx.query(`UPDATE deliveries SET state = 'sending' WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid AND lease_token = $3::uuid`, [
+          await tx.query(`UPDATE deliveries SET state = 'sending', attempts = attempts + 1 WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid AND lease_token = $3::uuid`, [
             send.workspace_id,
             send.id,
             token,
           ]);
           return [];
         });
-        return attempt(c, token);
+        const again = await prepare({ ...c, row: { ...c.row, was: 'sending' } });
+        if (!again) return undefined;
+        await storeLinks(token, [again]);
+        return attempt(c, again, token);
       }
       log.warn({ sentEmailId: send.id, provider }, 'handed over by a worker that stopped before the answer; taken as delivered');
       await commit((tx) => markSent(tx, send, provider, prepared.committedAt!));
@@ -309,7 +389,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       }
       return { provider: transport.provider, outcome: await retryOrFail(send, failure.message) };
     }
-    await commit((tx) => markSent(tx, send, transport.provider, clock.now()));
+    await recordSent(send, transport.provider, clock.now());
     return { provider: transport.provider, outcome: 'sent' };
   }
 
@@ -322,8 +402,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const refill = Math.max(1, Math.floor(concurrency / 4));
     let idling: Promise<void> | undefined;
     const idle = () => (idling ??= waker.idle(pollMs, signal).finally(() => (idling = undefined)));
-    const start = (c: Claimed, token: string) => {
-      const running: Promise<void> = deliver(c, token)
+    const start = (c: Claimed, prepared: Prepared, token: string) => {
+      const running: Promise<void> = deliver(c, prepared, token)
         .catch((error: unknown) => {
           // The database or the directory failed: the lease expires and the send is taken again.
           log.error({ err: error, sentEmailId: c.sent_email_id }, 'delivery failed unexpectedly; it will be retried');
@@ -336,7 +416,18 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       if (room >= refill || inFlight.size === 0) {
         const token = newId();
         const claimed = await claim(token, room);
-        for (const c of claimed) start(c, token);
+        const ready: { c: Claimed; prepared: Prepared }[] = [];
+        for (const c of claimed) {
+          try {
+            const prepared = await prepare(c);
+            if (prepared) ready.push({ c, prepared });
+          } catch (error) {
+            // A message that cannot be built: its lease expires and it is tried again.
+            log.error({ err: error, sentEmailId: c.sent_email_id }, 'building a message failed; it will be retried');
+          }
+        }
+        await storeLinks(token, ready.map((r) => r.prepared));
+        for (const { c, prepared } of ready) start(c, prepared, token);
         if (claimed.length === room) continue; // a full batch: more may be due
         // Nothing more is due now: wait for new work (a wake, the poll) or a place to free up.
         await Promise.race(inFlight.size ? [...inFlight, idle()] : [idle()]);
