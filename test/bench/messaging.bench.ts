@@ -7,7 +7,8 @@
  *   1. sends queued per second through the API (`POST /v1/sent_emails`, 10 clients), while the
  *      SMTP server holds its answers so nothing is delivered yet;
  *   2. messages delivered per second to the SMTP server with those 10,000 sends queued;
- *   3. the open pixel (`GET /t/o/{token}`) through the gateway at 50 concurrent clients.
+ *   3. the open pixel (`GET /t/o/{token}`) through the gateway at 50 concurrent clients, and the
+ *      gateway's `/healthz` to the same clients right after (the floor of any route here).
  *
  * Environment: DATABASE_URL, BENCH_SENDS (default 10000), BENCH_PIXEL_REQUESTS (default 20000), BENCH_NO_OWNER=1 (sends without an owner),
  * BENCH_CHECK=1 exits non-zero when a target is missed.
@@ -96,6 +97,13 @@ async function main(): Promise<void> {
       fetch(`${stack.baseUrl}/t/o/${tokens[i % tokens.length]}`, { headers: { 'user-agent': HUMAN } }),
     );
     record(`open pixel at 50 clients: ${pixel.rps.toFixed(0)} req/s, p50 ${pixel.p50.toFixed(1)} ms, p99 ${pixel.p99.toFixed(1)} ms, max ${pixel.max.toFixed(1)} ms`);
+    // The floor of any route on this machine: the gateway's liveness answer (no authentication, no
+    // service, no database) to the same 50 clients, right after.
+    const floor = await measureLoad('GET /healthz (the floor: no work at all)', { total: PIXEL_REQUESTS, clients: 50, warmup: 500 }, () => fetch(`${stack.baseUrl}/healthz`));
+    record(
+      `floor, GET /healthz at 50 clients: ${floor.rps.toFixed(0)} req/s, p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms; ` +
+        `pixel over floor: p99 ${(pixel.p99 / floor.p99).toFixed(2)}×, req/s ${(pixel.rps / floor.rps).toFixed(2)}×`,
+    );
     check(`pixel p99 ≤ ${TARGETS.pixelP99Ms} ms`, pixel.p99 <= TARGETS.pixelP99Ms);
   } finally {
     sink.rules = {};

@@ -31,3 +31,4 @@ export * from './references';
 export * from './sql-service';
 export * from './workers';
 export * from './map-limit';
+export * from './group-commit';

@@ -1,8 +1,8 @@
-import { type Clock, type CrmEvent, type SqlClient, writeOutbox } from '@crm/kit';
+import { type Clock, type CrmEvent, type SqlClient, createGroupCommit, writeOutbox } from '@crm/kit';
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
 import { type TrackingTokens, detectBot } from './mail';
 import { uncountBotEvents } from './ledger';
-import { findSend, recordEmailEvent, suppress } from './records';
+import { type EngagementInput, type SendRow, findSend, recordEmailEvent, sendLockOrder, suppress } from './records';
 
 /**
  * What the gateway's public tracking paths record (DESIGN.md, Messaging: tracking): an open
@@ -35,6 +35,14 @@ const RECENT_CLICKS_MS = 10_000;
 export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; clock: Clock; afterCommit: () => void }): Engagement {
   const { db, tokens, clock } = deps;
   const unknown = () => new MessagingError(MessagingErrorCode.UnknownToken, 'no such tracking link');
+  // Opens are the pixel's, the hot path of a campaign: recorded in groups (kit's group commit), each
+  // answered once its group committed. Clicks and unsubscribes read what came before them, one by one.
+  const opens = createGroupCommit<{ send: SendRow; input: EngagementInput }>({
+    db,
+    write: async (tx, { send, input }) => (await recordEmailEvent(tx, send, input)).events,
+    order: (a, b) => sendLockOrder(a.send, b.send),
+    afterCommit: deps.afterCommit,
+  });
 
   return {
     async record(request) {
@@ -58,6 +66,11 @@ export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; 
       if (request.checkOnly) return { url, isBot: false };
 
       const now = clock.now();
+      if (claim.kind === 'open') {
+        const { isBot } = detectBot({ type: 'open', userAgent: request.userAgent ?? null, method: request.method, deliveredAt: send.sent_at ? new Date(send.sent_at) : null }, now);
+        await opens.add({ send, input: { type: 'open', occurredAt: now, isBot, url: null, userAgent: request.userAgent } });
+        return { url, isBot };
+      }
       let isBot = false;
       const events: CrmEvent[] = await db.transaction(async (tx) => {
         if (claim.kind === 'unsubscribe') {

@@ -29,6 +29,13 @@ export const SEND_COLUMNS =
 
 const iso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : (value as string | null));
 
+/**
+ * The order in which a group of writes about sends takes their rows: by workspace, owner and send,
+ * so two groups take an owner's hourly counters in the same order and cannot deadlock.
+ */
+export const sendLockOrder = (a: SendRow, b: SendRow): number =>
+  a.workspace_id.localeCompare(b.workspace_id) || (a.owner_id ?? '').localeCompare(b.owner_id ?? '') || a.id.localeCompare(b.id);
+
 export function sendRow(row: Record<string, unknown>): SendRow {
   return { ...(row as unknown as SendRow), sent_at: iso(row.sent_at) };
 }

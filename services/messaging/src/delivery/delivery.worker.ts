@@ -7,7 +7,7 @@ import {
   type SqlQueryable,
   type Worker,
   backoffMs,
-  captureTraceContext,
+  createGroupCommit,
   createWaker,
   newId,
   observeGauges,
@@ -19,7 +19,7 @@ import {
   writeOutbox,
 } from '@crm/kit';
 import { buildMessage, insertOpenPixel, rewriteLinks, type TrackingTokens, trackingUrl } from '../mail';
-import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, sendRow, suppressionColumn } from '../records';
+import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, sendLockOrder, sendRow, suppressionColumn } from '../records';
 import { type Transports, smtpFailure } from './transports';
 
 /**
@@ -120,72 +120,25 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   }
 
   /**
+   * Sends accepted by their server are recorded `sent` in groups (kit's group commit): a burst of
+   * deliveries costs a few commits rather than one each, and sends of one owner stop queueing one
+   * behind another on their hour's counters. A group is written in (workspace, owner, send) order.
+   */
+  type SentRecord = { send: SendRow; provider: 'smtp' | 'log'; at: Date };
+  const sentRecords = createGroupCommit<SentRecord>({
+    db,
+    write: (tx, { send, provider, at }) => markSent(tx, send, provider, at),
+    order: (a, b) => sendLockOrder(a.send, b.send),
+    afterCommit: options.afterCommit,
+  });
+
+  /**
    * Claims due sends and prepares them in one statement: each claimed delivery moves to `sending`
    * (one more attempt) when its send is still queued, to `done` when it is not (canceled
    * meanwhile), and stays `committed` when a stopped worker had handed it over; the send's row and
    * its address's suppression come back with it. What the claim read is not the last word: the
    * hand-over reads the status and the suppression again under the send's row lock.
    */
-  /**
-   * Sends accepted by their server are recorded `sent` in groups: each transaction takes every send
-   * accepted since the one before it began (at most GROUP_LIMIT), so a burst of deliveries costs a
-   * few commits rather than one each, and sends of one owner stop queueing one behind another on
-   * their hour's counters. A group is written in (workspace, owner, send) order, so two workers'
-   * groups take those counter rows in the same order. A group that fails is written one send at a
-   * time, so one send's failure stays its own.
-   */
-  type SentRecord = { send: SendRow; provider: 'smtp' | 'log'; at: Date; trace: Record<string, string> };
-  const GROUP_LIMIT = 64;
-  const recording: { record: SentRecord; done: (error?: unknown) => void }[] = [];
-  let draining = false;
-  const lockOrder = (a: SentRecord, b: SentRecord) =>
-    a.send.workspace_id.localeCompare(b.send.workspace_id) || (a.send.owner_id ?? '').localeCompare(b.send.owner_id ?? '') || a.send.id.localeCompare(b.send.id);
-  async function drainSent(): Promise<void> {
-    draining = true;
-    try {
-      while (recording.length) {
-        const group = recording.splice(0, GROUP_LIMIT).sort((a, b) => lockOrder(a.record, b.record));
-        try {
-          await writeSent(group.map((waiting) => waiting.record));
-          for (const waiting of group) waiting.done();
-        } catch {
-          for (const waiting of group) {
-            await writeSent([waiting.record]).then(
-              () => waiting.done(),
-              (error: unknown) => waiting.done(error ?? new Error('recording the send failed')),
-            );
-          }
-        }
-      }
-    } finally {
-      draining = false;
-    }
-  }
-  /** One group's transaction, untraced (it serves many traces): each send's events carry its own trace. */
-  async function writeSent(group: readonly SentRecord[]): Promise<void> {
-    const traceOf = new Map<string, Record<string, string>>();
-    const events = await untraced(() =>
-      db.transaction(async (tx) => {
-        const written: CrmEvent[] = [];
-        for (const record of group) {
-          const events = await markSent(tx, record.send, record.provider, record.at);
-          for (const event of events) traceOf.set(event.id, record.trace);
-          written.push(...events);
-        }
-        await writeOutbox(tx, written, (event) => traceOf.get(event.id));
-        return written;
-      }),
-    );
-    if (events.length) options.afterCommit();
-  }
-  /** Records the send `sent` in the next group; resolves once that group committed. */
-  function recordSent(send: SendRow, provider: 'smtp' | 'log', at: Date): Promise<void> {
-    return new Promise((resolve, reject) => {
-      recording.push({ record: { send, provider, at, trace: captureTraceContext() }, done: (error) => (error ? reject(error) : resolve()) });
-      if (!draining) void untraced(drainSent);
-    });
-  }
-
   async function claim(token: string, limit: number): Promise<Claimed[]> {
     const now = clock.now();
     // The poll is untraced (it runs every second); each send it claims is traced (deliver).
@@ -389,7 +342,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       }
       return { provider: transport.provider, outcome: await retryOrFail(send, failure.message) };
     }
-    await recordSent(send, transport.provider, clock.now());
+    await sentRecords.add({ send, provider: transport.provider, at: clock.now() });
     return { provider: transport.provider, outcome: 'sent' };
   }
 

@@ -1,0 +1,92 @@
+import { trace } from '@opentelemetry/api';
+import { useTestTracing } from './events/event-bus.contract';
+import { OUTBOX_MIGRATION_SQL, newEvent } from './events';
+import { createGroupCommit } from './group-commit';
+import { newId } from './ids';
+import type { SqlClient } from './sql';
+import { sqlBackends } from './testing/sql-backends';
+
+useTestTracing();
+
+/**
+ * Group commit: every write acknowledged is committed, writes that come together share
+ * transactions, one write's failure stays its own, and each write's events keep its own trace.
+ */
+describe.each(sqlBackends())('group commit on $name', (backend) => {
+  let db: SqlClient;
+  let drop: () => Promise<void>;
+  const workspace = newId();
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.open('t_group_commit'));
+    await db.exec(OUTBOX_MIGRATION_SQL);
+    await db.exec(`CREATE TABLE facts (id uuid PRIMARY KEY, n int NOT NULL CHECK (n >= 0), tx bigint NOT NULL)`);
+  });
+  afterAll(async () => drop());
+
+  const writer = (afterCommit?: () => void) =>
+    createGroupCommit<{ id: string; n: number }>({
+      db,
+      write: async (tx, { id, n }) => {
+        await tx.query(`INSERT INTO facts (id, n, tx) VALUES ($1, $2, txid_current())`, [id, n]);
+        return [newEvent('crm.people.contact.created', workspace, { id })];
+      },
+      order: (a, b) => a.n - b.n,
+      afterCommit,
+    });
+
+  test('writes that come together share transactions, and each is acknowledged only once committed', async () => {
+    let commits = 0;
+    const group = writer(() => commits++);
+    const items = Array.from({ length: 40 }, (_, n) => ({ id: newId(), n }));
+    await Promise.all(
+      items.map(async (item) => {
+        await group.add(item);
+        // Acknowledged: committed, visible to another connection's read.
+        const { rows } = await db.query(`SELECT 1 FROM facts WHERE id = $1`, [item.id]);
+        expect(rows).toHaveLength(1);
+      }),
+    );
+    const { rows } = await db.query<{ transactions: number; written: number }>(
+      `SELECT count(DISTINCT tx)::int AS transactions, count(*)::int AS written FROM facts WHERE id = ANY($1::uuid[])`,
+      [items.map((i) => i.id)],
+    );
+    expect(rows[0]!.written).toBe(40);
+    // The first alone (nothing else under way), then the rest together.
+    expect(rows[0]!.transactions).toBeLessThanOrEqual(3);
+    expect(commits).toBe(rows[0]!.transactions);
+  });
+
+  test("one write's failure fails it alone: the others of its group are written and acknowledged", async () => {
+    const group = writer();
+    const items = [{ id: newId(), n: 1 }, { id: newId(), n: -1 }, { id: newId(), n: 2 }, { id: newId(), n: 3 }];
+    const settled = await Promise.allSettled(items.map((item) => group.add(item)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    const { rows } = await db.query<{ id: string }>(`SELECT id FROM facts WHERE id = ANY($1::uuid[])`, [items.map((i) => i.id)]);
+    expect(rows.map((r) => r.id).sort()).toEqual([items[0]!.id, items[2]!.id, items[3]!.id].sort());
+    // And it goes on after a failure.
+    const later = { id: newId(), n: 4 };
+    await group.add(later);
+    expect((await db.query(`SELECT 1 FROM facts WHERE id = $1`, [later.id])).rows).toHaveLength(1);
+  });
+
+  test("each write's events carry the trace that was active where it was added", async () => {
+    const group = writer();
+    const tracer = trace.getTracer('test');
+    const added = await Promise.all(
+      [1, 2, 3].map((n) =>
+        tracer.startActiveSpan(`write ${n}`, async (span) => {
+          const id = newId();
+          await group.add({ id, n: 10 + n });
+          span.end();
+          return { id, traceId: span.spanContext().traceId };
+        }),
+      ),
+    );
+    const { rows } = await db.query<{ payload: { data: { id: string } }; headers: { traceparent?: string } }>(`SELECT payload, headers FROM outbox`);
+    for (const { id, traceId } of added) {
+      const row = rows.find((r) => r.payload.data.id === id);
+      expect(row?.headers.traceparent?.split('-')[1]).toBe(traceId);
+    }
+  });
+});

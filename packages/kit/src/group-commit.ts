@@ -1,0 +1,100 @@
+import { type CrmEvent, captureTraceContext, writeOutbox } from './events';
+import type { SqlClient, SqlQueryable } from './sql';
+import { untraced } from './tracing';
+
+/**
+ * Group commit: writes that arrive while another group is being committed wait and go together in
+ * the next transaction, so a burst costs a few commits rather than one each, and writes that touch
+ * one hot row (an owner's hourly counters) stop queueing behind each other's locks. A write is
+ * acknowledged (its promise resolves) only once its group has committed: nothing acknowledged is
+ * lost. With nothing else under way a write commits at once, alone: no added wait.
+ */
+export interface GroupCommit<T> {
+  /** Writes `item` in the next group; resolves once that group has committed. */
+  add(item: T): Promise<void>;
+}
+
+export interface GroupCommitOptions<T> {
+  db: SqlClient;
+  /** One item's writes in the group's transaction; the events they publish. */
+  write: (tx: SqlQueryable, item: T) => Promise<CrmEvent[]>;
+  /**
+   * The order a group is written in, so two groups (two replicas) take shared rows in the same
+   * order and cannot deadlock on each other.
+   */
+  order?: (a: T, b: T) => number;
+  /** Items per transaction at most. Default 64. */
+  limit?: number;
+  /** Wakes the outbox relay after a commit that wrote events. */
+  afterCommit?: () => void;
+}
+
+interface Waiting<T> {
+  item: T;
+  trace: Record<string, string>;
+  settle: (error?: unknown) => void;
+}
+
+export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommit<T> {
+  const limit = options.limit ?? 64;
+  const waiting: Waiting<T>[] = [];
+  let draining = false;
+
+  /**
+   * One group's transaction. It is untraced (it serves many traces); each item's events carry the
+   * trace that was active where it was added.
+   */
+  async function commit(group: readonly Waiting<T>[]): Promise<void> {
+    const traceOf = new Map<string, Record<string, string>>();
+    const events = await untraced(() =>
+      options.db.transaction(async (tx) => {
+        const written: CrmEvent[] = [];
+        for (const { item, trace } of group) {
+          const events = await options.write(tx, item);
+          for (const event of events) traceOf.set(event.id, trace);
+          written.push(...events);
+        }
+        await writeOutbox(tx, written, (event) => traceOf.get(event.id));
+        return written;
+      }),
+    );
+    if (events.length) options.afterCommit?.();
+  }
+
+  async function drain(): Promise<void> {
+    draining = true;
+    try {
+      while (waiting.length) {
+        const group = waiting.splice(0, limit);
+        if (options.order) group.sort((a, b) => options.order!(a.item, b.item));
+        try {
+          await commit(group);
+          for (const w of group) w.settle();
+        } catch (error) {
+          if (group.length === 1) {
+            group[0]!.settle(error ?? new Error('the write failed'));
+            continue;
+          }
+          // One item's failure must stay its own: each is written alone.
+          for (const w of group) {
+            await commit([w]).then(
+              () => w.settle(),
+              (failure: unknown) => w.settle(failure ?? new Error('the write failed')),
+            );
+          }
+        }
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  return {
+    add(item) {
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ item, trace: captureTraceContext(), settle: (error) => (error === undefined ? resolve() : reject(error)) });
+        if (!draining) void drain();
+      });
+    },
+  };
+}
