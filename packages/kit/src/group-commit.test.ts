@@ -1,3 +1,4 @@
+import { PeopleEvents } from '@crm/proto';
 import { trace } from '@opentelemetry/api';
 import { useTestTracing } from './events/event-bus.contract';
 import { OUTBOX_MIGRATION_SQL, newEvent } from './events';
@@ -29,7 +30,7 @@ describe.each(sqlBackends())('group commit on $name', (backend) => {
       db,
       write: async (tx, { id, n }) => {
         await tx.query(`INSERT INTO facts (id, n, tx) VALUES ($1, $2, txid_current())`, [id, n]);
-        return [newEvent('crm.people.contact.created', workspace, { id })];
+        return [newEvent(PeopleEvents.ContactCreated, workspace, { id })];
       },
       order: (a, b) => a.n - b.n,
       afterCommit,
