@@ -184,7 +184,8 @@ async function batchLookups(deps: SendsDeps, sends: readonly Pick<KeyedSend, 'ct
       const ids = contactIds.get(send.ctx.workspaceId) ?? new Set<string>();
       contactIds.set(send.ctx.workspaceId, ids.add(contactId.toLowerCase()));
     }
-    if (send.options.replyToSentEmailId) replies.push({ workspaceId: send.ctx.workspaceId, id: send.options.replyToSentEmailId });
+    const replyTo = send.options.replyToSentEmailId;
+    if (replyTo && isUuid(replyTo)) replies.push({ workspaceId: send.ctx.workspaceId, id: replyTo });
   }
   const contactsByPair = new Map<string, ApiRecord>();
   const threads = new Map<string, Thread>();
@@ -290,7 +291,14 @@ export function createSends(deps: SendsDeps): Sends {
   }
 
   /** Checks and renders one send (422 naming the field for what is wrong with it). */
-  async function prepare(ctx: WriteContext, body: unknown, options: QueueOptions, lookups: Lookups): Promise<Prepared> {
+  async function prepare(
+    ctx: WriteContext,
+    body: unknown,
+    options: QueueOptions,
+    lookups: Lookups,
+    /** A batch's templates, each read once for all its sends. */
+    templates?: Map<string, Promise<ApiRecord>>,
+  ): Promise<Prepared> {
     const values = validateWrite(sentEmails, body, 'create');
     await checkReferences(ctx, body, { owner_id: { noun: 'user', exists: lookups.ownerExists } });
     const given = values.fields;
@@ -320,7 +328,16 @@ export function createSends(deps: SendsDeps): Sends {
     if (suppressed) {
       throw field('contact_id', `the contact's address is suppressed (${suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'})`, MessagingErrorCode.Suppressed);
     }
-    const template = templateId ? await templateOf(ctx, templateId) : undefined;
+    let template: ApiRecord | undefined;
+    if (templateId) {
+      const key = `${ctx.workspaceId} ${templateId}`;
+      let read = templates?.get(key);
+      if (!read) {
+        read = templateOf(ctx, templateId);
+        templates?.set(key, read);
+      }
+      template = await read;
+    }
     const ownerId = (given.owner_id as string | null | undefined) ?? (contact.owner_id as string | null) ?? null;
     const sender = await senders.sender(ctx.workspaceId, ownerId);
     const rendered = await render(
@@ -466,6 +483,7 @@ export function createSends(deps: SendsDeps): Sends {
       const ready: { index: number; send: Prepared; key: BatchIdempotencyKey }[] = [];
       if (fresh.length) {
         const lookups = await batchLookups(deps, fresh.map((i) => sends[i]!));
+        const templates = new Map<string, Promise<ApiRecord>>();
         await Promise.all(
           fresh.map(async (i) => {
             const { ctx, body, options } = sends[i]!;
@@ -474,7 +492,7 @@ export function createSends(deps: SendsDeps): Sends {
             const attributes = { 'crm.workspace_id': ctx.workspaceId, ...(options.flow ? { 'crm.enrollment.id': options.flow.flow_enrollment_id } : {}) };
             try {
               const send = await withStoredTrace(options.trace, 'queue email', attributes, async () => {
-                const prepared = await prepare(ctx, body, { ...options, trace: undefined }, lookups);
+                const prepared = await prepare(ctx, body, { ...options, trace: undefined }, lookups, templates);
                 await reserve(prepared);
                 return prepared;
               });
