@@ -177,6 +177,14 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
     return fields ?? {};
   };
 
+  /** A create's validated body and the declared fields it sets, system fields included. */
+  const createValues = (body: unknown, systemFields: Readonly<Record<string, FieldValue>> | undefined) => {
+    const values = validateWrite(spec, body, 'create');
+    const given = { ...values.fields, ...declared(systemFields, 'systemFields') };
+    checkRequireOneOf(spec, given);
+    return { values, given };
+  };
+
   /** Runs the resource's rule, if any, and returns the fields to write. */
   async function applyRules(
     tx: SqlQueryable,
@@ -254,9 +262,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
     },
 
     async create(ctx, body, writeOptions) {
-      const values = validateWrite(spec, body, 'create');
-      const given = { ...values.fields, ...declared(writeOptions?.systemFields, 'systemFields') };
-      checkRequireOneOf(spec, given);
+      const { values, given } = createValues(body, writeOptions?.systemFields);
       const id = writeOptions?.id ?? newId();
       const now = new Date().toISOString();
       return inTransaction(ctx.workspaceId, async (tx) => {
@@ -274,9 +280,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
       const now = new Date().toISOString();
       const rows: InsertRow[] = [];
       for (const write of writes) {
-        const values = validateWrite(spec, write.body, 'create');
-        const given = { ...values.fields, ...declared(write.systemFields, 'systemFields') };
-        checkRequireOneOf(spec, given);
+        const { values, given } = createValues(write.body, write.systemFields);
         rows.push({ id: write.id, ctx: write.ctx, fields: await applyRules(tx, 'create', write.ctx, given, undefined), custom: values.customSet });
       }
       const { rows: inserted } = await tx.query(...insertStatement(rows, now));

@@ -17,7 +17,7 @@ import { FlowsError, FlowsErrorCode, MAX_ENROLL_CONTACTS, enrollments } from '@c
 import type { MessagingServiceDefinition, PeopleServiceDefinition } from '@crm/proto';
 import { endEvent, exitEnrollments, insertSteps } from './enrollment-records';
 import { type FlowCache, type LoadedFlow } from './engine/runnable-flow';
-import { type EnrollmentState, type StepResult, enterFlow } from './engine/step';
+import { type StepResult, enterFlow, newEnrollmentState } from './engine/step';
 
 /**
  * Enrollments (DESIGN.md, Flows and the engine: enrolling): a contact in a flow, one at a time
@@ -91,20 +91,7 @@ async function enrollableFlow(tx: SqlQueryable, flows: FlowCache, workspaceId: s
 
 /** Where a new enrollment starts: the row's engine columns and the history of its entry. */
 function entryOf(flow: LoadedFlow, workspaceId: string, id: string, contactId: string, now: Date): StepResult {
-  const state: EnrollmentState = {
-    workspaceId,
-    id,
-    flowId: flow.id,
-    contactId,
-    currentNodeId: null,
-    visits: {},
-    waitingTaskId: null,
-    taskOutcome: null,
-    branchUntil: null,
-    lastSentEmailId: null,
-    retries: 0,
-  };
-  return enterFlow(flow, state, now);
+  return enterFlow(flow, newEnrollmentState({ workspaceId, id, flowId: flow.id, contactId }), now);
 }
 
 export function createEnrollments(deps: EnrollmentsDeps): Enrollments {

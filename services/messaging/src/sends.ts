@@ -32,7 +32,7 @@ import {
   writeOutbox,
 } from '@crm/kit';
 import { userReference } from '@crm/directory-contract';
-import { MessagingError, MessagingErrorCode, emailTemplates, sentEmails } from '@crm/messaging-contract';
+import { MessagingError, MessagingErrorCode, sentEmails } from '@crm/messaging-contract';
 import { contacts } from '@crm/people-contract';
 import type { DirectoryServiceDefinition, PeopleServiceDefinition } from '@crm/proto';
 import { type TemplateRenderer, TemplateError, messageIdFor } from './mail';
@@ -121,8 +121,8 @@ interface Thread {
 }
 
 /**
- * What queueing reads besides its body: one lookup at a time for one send, or answered from what a
- * batch read for all of its sends at once. `undefined`: there is no such record.
+ * What queueing reads besides its body, answered from what was read for all the sends of a call at
+ * once (one send, or a batch). `undefined`: there is no such record.
  */
 interface Lookups {
   contact(workspaceId: string, contactId: string): Promise<ApiRecord | undefined>;
@@ -131,49 +131,19 @@ interface Lookups {
   ownerExists(workspaceId: string, ownerId: string): Promise<boolean>;
 }
 
-const THREAD_SQL = `SELECT s.workspace_id, s.id, s.message_id, s.subject, d.thread
-  FROM sent_emails s JOIN deliveries d ON d.workspace_id = s.workspace_id AND d.sent_email_id = s.id`;
-
 type ThreadRow = { workspace_id: string; id: string; message_id: string; thread: string[]; subject: string };
 const threadOf = (row: ThreadRow): Thread => ({
   messageIds: [...row.thread, row.message_id].slice(-20),
   subject: row.subject.replace(/^(\s*re\s*:\s*)+/i, ''),
 });
 
-/** Lookups one at a time (one send). */
-function directLookups(deps: SendsDeps): Lookups {
-  const owners = userReference(deps.directory);
-  return {
-    async contact(workspaceId, contactId) {
-      try {
-        return messageToRecord(contacts, await deps.people.call('GetContact', { workspace_id: workspaceId, id: contactId }));
-      } catch (error) {
-        if (error instanceof CrmError && error.code === 'not_found') return undefined;
-        throw error;
-      }
-    },
-    async suppression(workspaceId, email) {
-      const { rows } = await deps.db.query<{ reason: string }>(`SELECT reason FROM suppressions WHERE workspace_id = $1::uuid AND email_lower = $2`, [
-        workspaceId,
-        email.toLowerCase(),
-      ]);
-      return rows[0]?.reason;
-    },
-    async thread(workspaceId, sentEmailId) {
-      const { rows } = await deps.db.query<ThreadRow>(`${THREAD_SQL} WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid`, [workspaceId, sentEmailId]);
-      return rows[0] && threadOf(rows[0]);
-    },
-    ownerExists: (workspaceId, ownerId) => owners.exists(workspaceId, ownerId),
-  };
-}
-
 /** Contact ids per GetContacts call (people's limit). */
 const CONTACTS_PER_CALL = 1_000;
 /** Sends of a batch that an earlier attempt keyed, queued one by one at once at most. */
 const ONE_BY_ONE_CONCURRENCY = 8;
 
-/** Lookups for a batch: its contacts (one GetContacts per workspace), threads and suppressions read once for all its sends. */
-async function batchLookups(deps: SendsDeps, sends: readonly Pick<KeyedSend, 'ctx' | 'body' | 'options'>[]): Promise<Lookups> {
+/** The lookups of a call's sends: their contacts (one GetContacts per workspace), threads and suppressions, each read once for all. */
+async function lookupsFor(deps: SendsDeps, sends: readonly Pick<KeyedSend, 'ctx' | 'body' | 'options'>[]): Promise<Lookups> {
   const pair = (workspaceId: string, id: string) => `${workspaceId} ${id.toLowerCase()}`;
   const contactIds = new Map<string, Set<string>>();
   const replies: { workspaceId: string; id: string }[] = [];
@@ -200,7 +170,9 @@ async function batchLookups(deps: SendsDeps, sends: readonly Pick<KeyedSend, 'ct
     (async () => {
       if (!replies.length) return;
       const { rows } = await deps.db.query<ThreadRow>(
-        `${THREAD_SQL} JOIN unnest($1::uuid[], $2::uuid[]) AS given (workspace_id, id) ON s.workspace_id = given.workspace_id AND s.id = given.id`,
+        `SELECT s.workspace_id, s.id, s.message_id, s.subject, d.thread
+           FROM sent_emails s JOIN deliveries d ON d.workspace_id = s.workspace_id AND d.sent_email_id = s.id
+           JOIN unnest($1::uuid[], $2::uuid[]) AS given (workspace_id, id) ON s.workspace_id = given.workspace_id AND s.id = given.id`,
         [replies.map((r) => r.workspaceId), replies.map((r) => r.id)],
       );
       for (const row of rows) threads.set(pair(row.workspace_id, row.id), threadOf(row));
@@ -266,7 +238,6 @@ async function insertDeliveries(tx: SqlQueryable, sends: readonly Prepared[]): P
 
 export function createSends(deps: SendsDeps): Sends {
   const { store, quota, renderer, senders, log } = deps;
-  const direct = directLookups(deps);
 
   async function templateOf(ctx: WriteContext, templateId: string): Promise<ApiRecord> {
     try {
@@ -399,7 +370,7 @@ export function createSends(deps: SendsDeps): Sends {
   const release = (send: Prepared) => quota.release(send.ctx.workspaceId, send.id).catch(() => undefined);
 
   async function queue(ctx: WriteContext, body: unknown, options: QueueOptions = {}): Promise<ApiRecord> {
-    const send = await prepare(ctx, body, options, direct);
+    const send = await prepare(ctx, body, options, await lookupsFor(deps, [{ ctx, body, options }]));
     await reserve(send);
     let created: ApiRecord;
     try {
@@ -482,7 +453,7 @@ export function createSends(deps: SendsDeps): Sends {
 
       const ready: { index: number; send: Prepared; key: BatchIdempotencyKey }[] = [];
       if (fresh.length) {
-        const lookups = await batchLookups(deps, fresh.map((i) => sends[i]!));
+        const lookups = await lookupsFor(deps, fresh.map((i) => sends[i]!));
         const templates = new Map<string, Promise<ApiRecord>>();
         await Promise.all(
           fresh.map(async (i) => {

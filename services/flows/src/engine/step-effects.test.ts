@@ -10,7 +10,7 @@ import {
 } from '@crm/kit';
 import { type MessagingServiceDefinition, type QueueSendsRequest__Output, loadActivities, loadMessaging, loadPeople } from '@crm/proto';
 import { loadFlow } from './runnable-flow';
-import type { EnrollmentState } from './step';
+import { type EnrollmentState, newEnrollmentState } from './step';
 import { createStepEffects } from './step-effects';
 
 /**
@@ -35,17 +35,13 @@ const flow = loadFlow({
 });
 const node = flow.graph.nodes[0]! as Parameters<ReturnType<ReturnType<typeof createStepEffects>>['queueSend']>[2];
 const enrollment = (n: number): EnrollmentState => ({
-  workspaceId: WS,
-  id: `0190a0e0-0000-7000-8000-${String(n).padStart(12, '0')}`,
-  flowId: flow.id,
-  contactId: `0190a0e0-0000-7000-9000-${String(n).padStart(12, '0')}`,
+  ...newEnrollmentState({
+    workspaceId: WS,
+    id: `0190a0e0-0000-7000-8000-${String(n).padStart(12, '0')}`,
+    flowId: flow.id,
+    contactId: `0190a0e0-0000-7000-9000-${String(n).padStart(12, '0')}`,
+  }),
   currentNodeId: '0190a0e0-0000-7000-8000-0000000000a1',
-  visits: {},
-  waitingTaskId: null,
-  taskOutcome: null,
-  branchUntil: null,
-  lastSentEmailId: null,
-  retries: 0,
 });
 
 describe('the engine queues a round’s emails in batches', () => {

@@ -1,6 +1,6 @@
 import { CrmError } from '@crm/kit';
 import { loadFlow } from './runnable-flow';
-import { CHAIN_LIMIT, type EnrollmentState, type StepEffects, enterFlow, runDueSteps, stepKey } from './step';
+import { CHAIN_LIMIT, type EnrollmentState, type StepEffects, enterFlow, newEnrollmentState, runDueSteps, stepKey } from './step';
 
 /**
  * The step state machine with an injected clock: every node type, its waits and its failures, and
@@ -37,19 +37,12 @@ const email = (key: string) => ({ key, type: 'email', config: { subject: 'Hi', b
 const wait = (key: string, seconds: number) => ({ key, type: 'wait', config: { duration_seconds: seconds } });
 
 function enrollment(): EnrollmentState {
-  return {
+  return newEnrollmentState({
     workspaceId: WS,
     id: '0190a0e0-0000-7000-8000-0000000000e1',
     flowId: '0190a0e0-0000-7000-8000-0000000000f1',
     contactId: '0190a0e0-0000-7000-8000-0000000000c1',
-    currentNodeId: null,
-    visits: {},
-    waitingTaskId: null,
-    taskOutcome: null,
-    branchUntil: null,
-    lastSentEmailId: null,
-    retries: 0,
-  };
+  });
 }
 
 interface Recorded {

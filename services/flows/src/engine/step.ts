@@ -40,6 +40,20 @@ export interface EnrollmentState {
   retries: number;
 }
 
+/** An enrollment before its first step: at no node, nothing visited, waiting on nothing. */
+export function newEnrollmentState(ids: Pick<EnrollmentState, 'workspaceId' | 'id' | 'flowId' | 'contactId'>): EnrollmentState {
+  return {
+    ...ids,
+    currentNodeId: null,
+    visits: {},
+    waitingTaskId: null,
+    taskOutcome: null,
+    branchUntil: null,
+    lastSentEmailId: null,
+    retries: 0,
+  };
+}
+
 /** A flow as the engine runs it: its validated graph and the ids of its nodes. */
 export interface RunnableFlow {
   id: string;
