@@ -23,7 +23,10 @@ export interface StackOptions {
    * defaults, which raise the rate limits out of the way.
    */
   env?: NodeJS.ProcessEnv;
-  /** How long the stack may take to answer /readyz. Default 60 s. */
+  /**
+   * How long the stack may take to answer /readyz. Default 120 s: eight processes starting on two
+   * loaded cores while the other test worker runs a stack of its own took over 60 s in CI.
+   */
   readyTimeoutMs?: number;
   /** Gateway processes in front of the same services (default 1). */
   gateways?: number;
@@ -159,17 +162,31 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
   const baseUrl = gatewayUrls[0]!;
+  const started = Date.now();
   try {
     await expectEventually(
       async () => {
-        for (const p of processes) if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.output()}`);
+        const exited = processes.find((p) => p.child.exitCode !== null);
+        if (exited) return exited;
         // Each process ready on its own: a gateway is ready without the contexts' services.
-        for (const [name, list] of Object.entries(instances)) for (const address of list) expect([name, await grpcServing(address)]).toEqual([name, true]);
-        for (const url of gatewayUrls) expect((await fetch(`${url}/readyz`)).status).toBe(200);
+        const waiting: string[] = [];
+        for (const [name, list] of Object.entries(instances)) {
+          for (const address of list) if (!(await grpcServing(address))) waiting.push(`${name} (${address})`);
+        }
+        for (const url of gatewayUrls) {
+          const status = await fetch(`${url}/readyz`).then((r) => String(r.status), (e: Error) => e.message);
+          if (status !== '200') waiting.push(`gateway ${url}: ${status}`);
+        }
+        if (waiting.length > 0) throw new Error(`not ready after ${Date.now() - started} ms: ${waiting.join(', ')}`);
       },
-      { timeoutMs: options.readyTimeoutMs ?? 60_000, intervalMs: 200 },
-    );
+      { timeoutMs: options.readyTimeoutMs ?? 120_000, intervalMs: 200 },
+    ).then((exited) => {
+      // A process that exits while starting fails the stack at once, not at the deadline.
+      if (exited) throw new Error(`${exited.name} exited with ${exited.child.exitCode}`);
+    });
   } catch (error) {
+    // What was not ready comes first: CI keeps only part of a long log.
+    console.error(`stack did not start: ${(error as Error).message}`);
     for (const p of processes) console.error(`--- ${p.name} ---\n${p.output()}`);
     await stop();
     throw error;
