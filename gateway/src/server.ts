@@ -29,6 +29,8 @@ export interface GatewayConfig {
   /** Shared rate-limit state; without it each gateway limits on its own (all-in-one). */
   redisUrl?: string;
   limits?: RateLimits;
+  /** Most admissions one Redis call may take for this gateway (RATE_LIMIT_LEASE; 1: one call per request). */
+  rateLimitLease?: number;
   /** How long clients have to send a request (slow-clients.ts); default DEFAULT_CLIENT_TIMEOUTS. */
   clientTimeouts?: ClientTimeouts;
   logger: Logger | false;
@@ -72,7 +74,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const log = config.logger || createLogger('gateway', 'silent');
   // One connection serves the limiter and the idempotency records.
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
-  const limiter = createRateLimiter(redis, limits, log);
+  const limiter = createRateLimiter(redis, limits, log, { leaseMax: config.rateLimitLease });
   const keyCache = createKeyCache(directoryKeyResolver(directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE);
   const app = await buildApp({
     idempotency: createIdempotencyStore(redis, log),

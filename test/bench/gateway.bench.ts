@@ -119,7 +119,7 @@ function missedTargets(scenario: string, gateway: Ratios, floor: Ratios): string
 /** The floor server (floor-server.ts) as its own process, once it listens. */
 async function startFloor(peopleAddress: string, workspaceId: string): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(__dirname, 'floor-server.js'), String(port), peopleAddress, workspaceId], {
+  const child = spawn(process.execPath, [...profileArgs('floor'), path.join(__dirname, 'floor-server.js'), String(port), peopleAddress, workspaceId], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [line] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit')])) as [unknown];

@@ -62,6 +62,7 @@ async function startGatewayComponent(settings: Settings, log: Logger | false, se
       workspaceLimit: num(settings, 'RATE_LIMIT_WORKSPACE'),
       workspaceWindowMs: num(settings, 'RATE_LIMIT_WORKSPACE_WINDOW_MS'),
     },
+    rateLimitLease: num(settings, 'RATE_LIMIT_LEASE'),
     clientTimeouts: {
       headersMs: num(settings, 'HEADERS_TIMEOUT_MS'),
       requestMs: num(settings, 'REQUEST_TIMEOUT_MS'),

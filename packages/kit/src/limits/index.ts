@@ -2,12 +2,12 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import { createMemoryLimiter } from './memory-limiter';
 import type { RateLimiter, RateLimits } from './rate-limiter';
-import { createRedisLimiter } from './redis-limiter';
+import { type RedisLimiterOptions, createRedisLimiter } from './redis-limiter';
 import { createResilientLimiter } from './resilient-limiter';
 
 export { DEFAULT_LIMITS, decide, type RateDecision, type RateLimiter, type RateLimits, type WindowState } from './rate-limiter';
 export { createMemoryLimiter } from './memory-limiter';
-export { createRedisLimiter } from './redis-limiter';
+export { DEFAULT_LEASE_MAX, type RedisLimiterOptions, createRedisLimiter } from './redis-limiter';
 export { createResilientLimiter } from './resilient-limiter';
 export {
   DEFAULT_SEND_QUOTA_PER_HOUR,
@@ -19,7 +19,7 @@ export {
 } from './send-quota';
 
 /** The rate limiter: shared through Redis when there is one, with this instance's memory as the fallback. */
-export function createRateLimiter(redis: Redis | undefined, limits: RateLimits, log: Logger): RateLimiter {
+export function createRateLimiter(redis: Redis | undefined, limits: RateLimits, log: Logger, options?: RedisLimiterOptions): RateLimiter {
   const memory = createMemoryLimiter(limits);
-  return redis ? createResilientLimiter(createRedisLimiter(redis, limits), memory, log) : memory;
+  return redis ? createResilientLimiter(createRedisLimiter(redis, limits, options), memory, log) : memory;
 }
