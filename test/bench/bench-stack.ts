@@ -24,7 +24,6 @@ export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.
 export function rateLimitEnv(): NodeJS.ProcessEnv {
   const given = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT')));
   return {
-    RATE_LIMIT_DISABLED: '1',
     RATE_LIMIT_KEY: '1000000000',
     RATE_LIMIT_WORKSPACE: '1000000000',
     ...given,
