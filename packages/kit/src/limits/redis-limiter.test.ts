@@ -69,6 +69,9 @@ if (serviceAvailable('Redis', TEST_REDIS_URL)) {
       await counted.limiter.hit(workspace, 'k', 'again');
       await counted.limiter.close();
       expect(await connections[0]!.zcard(keyWindow(workspace, 'k'))).toBe(6);
+      // A request that arrives while the gateway closes takes one admission, and holds none.
+      expect((await counted.limiter.hit(workspace, 'k', 'closing')).admitted).toBe(true);
+      expect(await connections[0]!.zcard(keyWindow(workspace, 'k'))).toBe(7);
     });
 
     test('a window over half full is decided by Redis for every request', async () => {

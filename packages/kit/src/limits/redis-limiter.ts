@@ -103,6 +103,8 @@ export function createRedisLimiter(redis: Redis, limits: RateLimits, options: Re
     return [`${prefix}:${tag}:k:${keyId}`, `${prefix}:${tag}:w`];
   };
   const leases = new Map<string, Lease & { windows: [string, string] }>();
+  /** Once closed, nothing is held any more: a request still arriving asks Redis for itself. */
+  let closed = false;
   /** The script call in flight per key: requests arriving meanwhile wait for its lease. */
   const asking = new Map<string, Promise<unknown>>();
 
@@ -157,7 +159,7 @@ export function createRedisLimiter(redis: Redis, limits: RateLimits, options: Re
       limits.workspaceLimit,
       limits.workspaceWindowMs,
       member,
-      leaseMax,
+      closed ? 1 : leaseMax,
       leaseMs,
     );
     if (granted! > 1) {
@@ -207,6 +209,7 @@ export function createRedisLimiter(redis: Redis, limits: RateLimits, options: Re
     },
     async close() {
       // The connection belongs to the caller; what this gateway holds goes back before it does.
+      closed = true;
       if (sweeper) clearInterval(sweeper);
       const held = [...leases.values()];
       leases.clear();
