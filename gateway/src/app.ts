@@ -1,7 +1,8 @@
-import { CrmError, type Logger, countRefusal, createLogger, findJsonProblem, newId, setHttpRoute } from '@crm/kit';
+import { CrmError, type Logger, countRefusal, createLogger, findJsonProblem, newId } from '@crm/kit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { renderDocsPage } from './docs-page';
 import { routerError, sendError, toCrmError } from './errors';
+import { inRequestSpan, setRoute, tracedServerFactory } from './http-tracing';
 import { buildOpenApi } from './openapi';
 import { type ResolveKey, authenticate } from './plugins/auth';
 import { type IdempotencyStore, fingerprintRequest, parseIdempotencyKey } from './plugins/idempotency';
@@ -83,6 +84,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     // answered in the envelope too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, routerError(error)),
     ...clientTimeoutOptions(deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS),
+    // Every request in a span of its own, and its duration metric (http-tracing.ts).
+    serverFactory: tracedServerFactory,
   });
   answerSlowClients(app, log);
   let closing = false;
@@ -96,7 +99,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     // The route template, never the path, on the request's span and its duration metric.
-    setHttpRoute(request.routeOptions.url);
+    setRoute(request.raw, request.routeOptions.url);
     if (closing) {
       // A request that reaches a closing gateway on a kept-alive connection; Fastify has already
       // marked the response `Connection: close`, so the retry opens a connection to another instance.
@@ -175,16 +178,19 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        requestId: request.id,
-        method: request.method,
-        path: request.url.split('?')[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-        workspaceId: request.principal?.workspaceId,
-      },
-      'request',
+    // Written from the response's events: inside the request's span again, so it carries its ids.
+    inRequestSpan(request.raw, () =>
+      request.log.info(
+        {
+          requestId: request.id,
+          method: request.method,
+          path: request.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+          workspaceId: request.principal?.workspaceId,
+        },
+        'request',
+      ),
     );
   });
 

@@ -1,5 +1,4 @@
-import { type Attributes, type Counter, type Histogram, type ObservableGauge, context, metrics } from '@opentelemetry/api';
-import { RPCType, getRPCMetadata } from '@opentelemetry/core';
+import { type Attributes, type Counter, type Histogram, type ObservableGauge, metrics } from '@opentelemetry/api';
 import type { SqlQueryable } from './sql';
 import { untraced } from './tracing';
 
@@ -18,9 +17,8 @@ export const INSTRUMENTS = {
   'http.server.request.duration': {
     kind: 'histogram',
     unit: 's',
-    description: 'Duration of HTTP requests the gateway answered (recorded by the HTTP instrumentation).',
+    description: 'Duration of HTTP requests the gateway answered.',
     attributes: ['http.route', 'http.request.method', 'http.response.status_code'],
-    recordedBy: 'instrumentation',
   },
   'rpc.server.duration': {
     kind: 'histogram',
@@ -138,7 +136,7 @@ export const INSTRUMENTS = {
   },
 } as const satisfies Record<
   string,
-  { kind: 'histogram' | 'counter' | 'gauge'; unit: string; description: string; attributes: readonly string[]; recordedBy?: 'instrumentation' }
+  { kind: 'histogram' | 'counter' | 'gauge'; unit: string; description: string; attributes: readonly string[] }
 >;
 
 type Catalogue = typeof INSTRUMENTS;
@@ -195,13 +193,15 @@ export function addCount<N extends CounterName>(name: N, value: number, attribut
 }
 
 /**
- * The matched route template (`/v1/contacts/:id`) of the HTTP request being handled: the HTTP
- * instrumentation puts it on the request's span and on `http.server.request.duration`. A request
- * no route matched keeps none, so unknown paths never become series of their own.
+ * One HTTP request answered: `route` is the matched route template (`/v1/contacts/:id`); a request
+ * no route matched has none, so unknown paths never become series of their own.
  */
-export function setHttpRoute(route: string | undefined): void {
-  const rpc = getRPCMetadata(context.active());
-  if (route && rpc?.type === RPCType.HTTP) rpc.route = route;
+export function recordHttpServed(method: string, route: string | undefined, status: number, seconds: number): void {
+  recordHistogram('http.server.request.duration', seconds, {
+    'http.request.method': method,
+    'http.response.status_code': status,
+    ...(route ? { 'http.route': route } : {}),
+  });
 }
 
 /** One gRPC call served: `code` is the gRPC status code (0 = OK). */

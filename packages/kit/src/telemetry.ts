@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry bootstrap. Loaded before anything else in a process (the `crm` entry point requires
- * this file first), because the HTTP and gRPC instrumentations work by patching those modules as they
- * load. It must therefore import nothing that loads `http` or `@grpc/grpc-js` itself.
+ * this file first), because the gRPC instrumentation works by patching that module as it loads. It
+ * must therefore import nothing that loads `@grpc/grpc-js` itself. HTTP has no instrumentation: the
+ * gateway, the one HTTP server, records its own request spans and metric (gateway/src/http-tracing.ts).
  *
  * Spans are recorded and exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the
  * traces-specific variable) is set and `OTEL_TRACES_EXPORTER` is not `none`, sampled as the standard
@@ -16,7 +17,6 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -72,13 +72,7 @@ export function startTelemetry(serviceName: string): void {
     // Metrics are pulled from /metrics; absent, the SDK would build readers from the environment.
     metricReaders: prometheus ? [prometheus] : [],
     ...(exportsSignal('LOGS') ? {} : { logRecordProcessors: [] }),
-    instrumentations: [
-      new HttpInstrumentation({
-        // Health probes would otherwise flood every trace backend.
-        ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
-      }),
-      new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
-    ],
+    instrumentations: [new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] })],
   });
   sdk.start();
   if (prometheus && endpoint) serveMetrics(prometheus, endpoint);
