@@ -12,16 +12,38 @@ export const REPO_ROOT = (() => {
 })();
 export const CRM_BIN = path.join(REPO_ROOT, 'packages/cli/bin/crm.js');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether nothing listens on `port` of the loopback address (by listening on it for a moment). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** Where test ports come from: below Linux's ephemeral range (ip_local_port_range, 32768-60999). */
+const TEST_PORTS = { low: 20_000, high: 32_000, slices: 8 };
+const handedOut = new Set<number>();
+
+/**
+ * A port nothing listens on, for a process a test starts. Not one from `listen(0)`: those come from
+ * the ephemeral range, where every outgoing connection on the machine also takes its local port, so
+ * between the check and the child's own bind one could take it (CI saw a service exit with
+ * EADDRINUSE). Below that range only other tests' choices compete: each jest worker draws from a
+ * slice of its own, this process never hands a port out twice, and the port is checked free.
+ */
+export async function freePort(): Promise<number> {
+  const size = Math.floor((TEST_PORTS.high - TEST_PORTS.low) / TEST_PORTS.slices);
+  const worker = Number(process.env.JEST_WORKER_ID ?? 0) % TEST_PORTS.slices;
+  const first = TEST_PORTS.low + worker * size;
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const port = first + Math.floor(Math.random() * size);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${first}-${first + size - 1}`);
 }
 
 /** A `crm` process started by a test; its output is kept to explain a failure. */
