@@ -24,8 +24,9 @@ export interface StackOptions {
    */
   env?: NodeJS.ProcessEnv;
   /**
-   * How long the stack may take to answer /readyz. Default 120 s: eight processes starting on two
-   * loaded cores while the other test worker runs a stack of its own took over 60 s in CI.
+   * How long the stack may take to answer /readyz. Default 120 s: up to ten processes start on two
+   * cores while the other test worker runs a stack of its own, and 60 s was once not enough in CI
+   * (the log did not say which process was late; it now does).
    */
   readyTimeoutMs?: number;
   /** Gateway processes in front of the same services (default 1). */
