@@ -82,6 +82,8 @@ interface Lease {
   arrivedAt: number;
   keyRemaining: number;
   workspaceRemaining: number;
+  /** The key's and the workspace's sorted sets, where unused admissions are handed back. */
+  windows: [string, string];
 }
 
 /**
@@ -102,14 +104,14 @@ export function createRedisLimiter(redis: Redis, limits: RateLimits, options: Re
     const tag = `{${workspaceId}}`;
     return [`${prefix}:${tag}:k:${keyId}`, `${prefix}:${tag}:w`];
   };
-  const leases = new Map<string, Lease & { windows: [string, string] }>();
+  const leases = new Map<string, Lease>();
   /** Once closed, nothing is held any more: a request still arriving asks Redis for itself. */
   let closed = false;
   /** The script call in flight per key: requests arriving meanwhile wait for its lease. */
   const asking = new Map<string, Promise<unknown>>();
 
   /** Hands back what a lease did not use; the entries would otherwise count until their window ends. */
-  const giveBack = (lease: Lease & { windows: [string, string] }): Promise<unknown> => {
+  const giveBack = (lease: Lease): Promise<unknown> => {
     if (lease.used >= lease.granted) return Promise.resolve();
     const members = Array.from({ length: lease.granted - lease.used }, (_, i) => `${lease.member}:${lease.used + i}`);
     lease.used = lease.granted;
