@@ -1,7 +1,8 @@
 import { createCursorCodec } from './cursor';
 import { newId } from './ids';
+import { compileListQuery } from './keyset-sql';
 import { type ListQuery, parseListQuery } from './list-query';
-import { baseFields, defineResource } from './resource';
+import { type FieldSpec, baseFields, defineResource } from './resource';
 import { createResourceStore } from './resource-store';
 import type { SqlClient } from './sql';
 import { sqlBackends } from './testing/sql-backends';
@@ -28,6 +29,14 @@ const things = defineResource({
     created_at: { ...baseFields.created_at, sort: true },
     updated_at: { ...baseFields.updated_at, sort: true },
   },
+});
+
+/** The same rows, with a second name for created_at whose queries use created_at's column (sameAs). */
+const twins = defineResource({
+  ...things,
+  name: 'twins',
+  timeField: 'posted_at',
+  fields: { ...things.fields, posted_at: { type: 'datetime', readOnly: true, nullable: false, sort: true, filter: true, sameAs: 'created_at' } },
 });
 
 const WS = newId();
@@ -75,7 +84,8 @@ describe.each(sqlBackends())('keyset pagination on $name', (backend) => {
     await db.query(OUTBOX_MIGRATION_SQL);
     await db.query(`CREATE TABLE things (
       id uuid PRIMARY KEY, workspace_id uuid NOT NULL, svc_uid text, label text, rank int,
-      due_at timestamptz(3), custom jsonb NOT NULL DEFAULT '{}', created_at timestamptz(3) NOT NULL, updated_at timestamptz(3) NOT NULL)`);
+      due_at timestamptz(3), custom jsonb NOT NULL DEFAULT '{}', created_at timestamptz(3) NOT NULL, updated_at timestamptz(3) NOT NULL,
+      posted_at timestamptz(3) GENERATED ALWAYS AS (created_at) STORED)`);
     const random = seededRandom(42);
     // Lower-case only: the oracle compares by code point, the database by its collation.
     const labels = ['alpha', 'beta', 'epsilon', 'gamma', 'delta'];
@@ -159,9 +169,42 @@ describe.each(sqlBackends())('keyset pagination on $name', (backend) => {
     expect(next.data).toHaveLength(10);
   });
 
+  test('a field with sameAs is filtered, bounded and sorted on its twin column', async () => {
+    const raw = { since: '2026-01-01T00:00:02Z', until: '2026-01-01T00:00:09Z', sort: 'posted_at', limit: '7' };
+    const compiled = compileListQuery(twins, 'id', WS, parseListQuery(twins, { ...raw, posted_at: '2026-01-01T00:00:05Z' }), undefined);
+    expect(compiled.text).not.toMatch(/posted_at/);
+    expect(compiled.text).toMatch(/created_at = .* created_at >= .* created_at < .* ORDER BY created_at ASC/);
+    const twinStore = createResourceStore({ db, spec: twins, cursors: createCursorCodec('x'.repeat(32)) });
+    const expected = oracle(
+      rows.filter((r) => r.created_at >= '2026-01-01T00:00:02.000Z' && r.created_at < '2026-01-01T00:00:09.000Z'),
+      parseListQuery(things, { ...raw, sort: 'created_at' }),
+    );
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await twinStore.list(WS, parseListQuery(twins, { ...raw, ...(cursor ? { cursor } : {}) }));
+      for (const r of page.data) expect(r.posted_at).toBe(r.created_at);
+      seen.push(...page.data.map((r) => r.id as string));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(expected.length).toBeGreaterThan(7);
+    expect(seen).toEqual(expected);
+  });
+
   test('updated_since is strictly greater', async () => {
     const at = rows[0]!.created_at;
     const page = await store().list(WS, parseListQuery(things, { updated_since: at, limit: '100', sort: 'created_at' }));
     expect(page.data.every((r) => (r.updated_at as string) > at)).toBe(true);
+  });
+});
+
+describe('sameAs', () => {
+  const spec = (posted: FieldSpec) => () => defineResource({ ...things, name: 'twins', fields: { ...things.fields, posted_at: posted } });
+  test('names another field of the same type and nullability', () => {
+    expect(spec({ type: 'datetime', readOnly: true, nullable: false, sort: true, sameAs: 'created_at' })).not.toThrow();
+    expect(spec({ type: 'datetime', sort: true, sameAs: 'nowhere' })).toThrow(/posted_at: sameAs names nowhere/);
+    expect(spec({ type: 'datetime', sort: true, sameAs: 'toString' })).toThrow(/sameAs names toString/);
+    expect(spec({ type: 'string', readOnly: true, nullable: false, sameAs: 'created_at' })).toThrow(/same type/);
+    expect(spec({ type: 'datetime', nullable: true, sameAs: 'created_at' })).toThrow(/nullability/);
   });
 });

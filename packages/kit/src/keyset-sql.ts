@@ -1,7 +1,7 @@
 import type { CursorPosition } from './cursor';
 import { sqlTypeOf } from './field-values';
 import type { ListQuery, SortKey } from './list-query';
-import { type ResourceSpec, isNullable, searchKeys } from './resource';
+import { type ResourceSpec, isNullable, queryColumn, searchKeys } from './resource';
 
 /**
  * Compiles a parsed list query into one keyset-paginated SELECT. Every identifier in the text comes
@@ -34,10 +34,11 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 function baseConditions(spec: ResourceSpec, workspaceId: string, query: ListQuery, p: Params): string[] {
   const where = [`workspace_id = ${p.add(workspaceId, 'uuid')}`];
   for (const { field, value } of query.filters) {
-    where.push(`${field} = ${p.add(value, sqlTypeOf(spec.fields[field]!))}`);
+    where.push(`${queryColumn(spec, field)} = ${p.add(value, sqlTypeOf(spec.fields[field]!))}`);
   }
-  if (query.since) where.push(`${spec.timeField} >= ${p.add(query.since, 'timestamptz')}`);
-  if (query.until) where.push(`${spec.timeField} < ${p.add(query.until, 'timestamptz')}`);
+  const time = queryColumn(spec, spec.timeField);
+  if (query.since) where.push(`${time} >= ${p.add(query.since, 'timestamptz')}`);
+  if (query.until) where.push(`${time} < ${p.add(query.until, 'timestamptz')}`);
   if (query.updatedSince) where.push(`updated_at > ${p.add(query.updatedSince, 'timestamptz')}`);
   if (query.q) {
     if (spec.searchColumn) {
@@ -68,8 +69,8 @@ export function compileListQuery(
   const idDir = dir(first);
 
   if (query.sort.length === 1) {
-    const key = first.field;
-    const field = spec.fields[key]!;
+    const field = spec.fields[first.field]!;
+    const key = queryColumn(spec, first.field);
     const type = sqlTypeOf(field);
     const value = position?.values[0];
     const setBranch = (extra: string[]) =>
@@ -103,20 +104,21 @@ export function compileListQuery(
     const equalities: string[] = [];
     query.sort.forEach((s, i) => {
       const type = sqlTypeOf(spec.fields[s.field]!);
+      const column = queryColumn(spec, s.field);
       const v = position.values[i];
       if (v !== null && v !== undefined) {
         const param = p.add(v, type);
-        alternatives.push([...equalities, `(${s.field} ${after(s)} ${param} OR ${s.field} IS NULL)`].join(' AND '));
-        equalities.push(`${s.field} = ${param}`);
+        alternatives.push([...equalities, `(${column} ${after(s)} ${param} OR ${column} IS NULL)`].join(' AND '));
+        equalities.push(`${column} = ${param}`);
       } else {
         // Nothing sorts after null on this key; rows tie with the cursor only where it is null too.
-        equalities.push(`${s.field} IS NULL`);
+        equalities.push(`${column} IS NULL`);
       }
     });
     alternatives.push([...equalities, `id ${after(first)} ${p.add(position.id, 'uuid')}`].join(' AND '));
     where.push(`(${alternatives.map((a) => `(${a})`).join(' OR ')})`);
   }
-  const order = query.sort.map((s) => `${s.field} ${dir(s)} NULLS LAST`).join(', ');
+  const order = query.sort.map((s) => `${queryColumn(spec, s.field)} ${dir(s)} NULLS LAST`).join(', ');
   return {
     text: `SELECT ${columns} FROM ${spec.table} WHERE ${where.join(' AND ')} ORDER BY ${order}, id ${idDir} LIMIT ${take}`,
     params: p.values,

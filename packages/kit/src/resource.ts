@@ -29,6 +29,12 @@ export interface FieldSpec {
   readonly sort?: boolean;
   /** Searched by `q`. */
   readonly search?: boolean;
+  /**
+   * Another field whose column holds this field's value in every row (written together, never
+   * apart): this field's filter, time bounds and sort use that column, so one set of indexes serves
+   * both names. A flow run's `started_at` is its enrollment's `enrolled_at`.
+   */
+  readonly sameAs?: string;
 }
 
 export interface ResourceSpec {
@@ -82,9 +88,18 @@ export function defineResource<const S extends ResourceSpec>(spec: S): S {
     if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`${spec.name}: bad field name ${name}`);
     if (field.type === 'enum' && !field.values?.length) throw new Error(`${spec.name}.${name}: enum without values`);
     if (field.type === 'json' && (field.filter || field.sort || field.search)) throw new Error(`${spec.name}.${name}: a json field is not a filter, sort key or search field`);
+    if (field.sameAs !== undefined) {
+      const twin = Object.hasOwn(fields, field.sameAs) ? fields[field.sameAs] : undefined;
+      if (!twin || twin.sameAs !== undefined || twin.type !== field.type || isNullable(twin) !== isNullable(field)) {
+        throw new Error(`${spec.name}.${name}: sameAs names ${field.sameAs}, which must be another field of the same type and nullability`);
+      }
+    }
   }
   return spec;
 }
+
+/** The column a field's filter, time bounds and sort use: its own, or its twin's (`sameAs`). */
+export const queryColumn = (spec: ResourceSpec, name: string): string => spec.fields[name]?.sameAs ?? name;
 
 /**
  * The declared field of this name, never a member of Object.prototype: `toString` or `__proto__`

@@ -124,8 +124,34 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
       await expectEventually(() =>
         expect(h.eventsOf(FlowsEvents.EnrollmentExited).some((e) => (e.data as { enrollment_id: string }).enrollment_id === enrolled.id)).toBe(true),
       );
+      expect((await steps(enrolled.id)).length).toBeGreaterThan(0);
       await flowsOf().flows.delete(ctx(), String(flow.id));
       await expectError(flowsOf().flows.get(h.workspaceId, String(flow.id)), 'not_found');
+      // Its ended enrollments and their history went with it.
+      await expectError(enrollment(enrolled.id), 'not_found');
+      expect(await steps(enrolled.id)).toEqual([]);
+    });
+
+    test('a flow deleted while contacts are being enrolled in it: either the delete is 409 or the enrollment finds no flow, never enrollments of a deleted flow', async () => {
+      const contacts = await Promise.all([1, 2, 3].map((i) => h.contact(`race${i}@example.com`)));
+      for (let round = 0; round < 6; round++) {
+        const flow = await createFlow([wait('w', 3_600)], [], { status: 'draft' });
+        const id = String(flow.id);
+        const [enrolled, deleted] = await Promise.allSettled([
+          flowsOf().enrollments.enroll(ctx(), id, { contactIds: contacts }),
+          // Staggered a little each round, to land before, inside and after the enrollment's transaction.
+          new Promise((resolve) => setTimeout(resolve, round * 3)).then(() => flowsOf().flows.delete(ctx(), id)),
+        ]);
+        if (deleted.status === 'fulfilled') {
+          if (enrolled.status === 'fulfilled') expect(enrolled.value.enrolled).toEqual([]);
+          else expect(enrolled.reason).toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/flow/) });
+          const { rows } = await h.flowsDb.query(`SELECT count(*)::int AS n FROM enrollments WHERE workspace_id = $1::uuid AND flow_id = $2::uuid`, [h.workspaceId, id]);
+          expect(rows[0]).toEqual({ n: 0 });
+        } else {
+          expect(deleted.reason).toMatchObject({ code: 'conflict' });
+          expect(enrolled).toMatchObject({ status: 'fulfilled', value: { enrolled: expect.arrayContaining(contacts) } });
+        }
+      }
     });
   });
 

@@ -154,8 +154,12 @@ export function createFlowsStore(deps: FlowsStoreDeps): ResourceStore {
     cursors,
     afterCommit,
     beforeWrite: rules,
-    // A flow goes only once nothing runs in it: archive it first (its enrollments exit).
+    // A flow goes only once nothing runs in it: archive it first (its enrollments exit). Locked
+    // before the count: an enrollment being written holds the flow FOR SHARE, so it commits before
+    // the count sees it. Counted first, it could commit after and go with the flow (the cascade)
+    // while active.
     beforeDelete: async (tx, ctx, id) => {
+      await tx.query(`SELECT 1 FROM flows WHERE workspace_id = $1::uuid AND id = $2::uuid FOR UPDATE`, [ctx.workspaceId, id]);
       const { rows } = await tx.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM enrollments WHERE workspace_id = $1::uuid AND flow_id = $2::uuid AND status IN ('active', 'paused')`,
         [ctx.workspaceId, id],

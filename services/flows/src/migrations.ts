@@ -180,4 +180,23 @@ export const migrations: Migration[] = [
       ALTER TABLE enrollments ADD COLUMN trace jsonb NOT NULL DEFAULT '{}'::jsonb;
     `,
   },
+  {
+    id: '006_enrollments_lean',
+    sql: `
+      -- Fewer writes per enrollment (a 50,000-member pool is 50,000 rows in one request). A flow
+      -- run's started_at is always its enrolled_at, so flow_runs filters, bounds and sorts on
+      -- enrolled_at (the declaration's sameAs). The six indexes on started_at go: four repeated
+      -- enrolled_at's, two come back on enrolled_at for the filters only flow runs offer. Those
+      -- two leave out the rows where their column is null (every new enrollment has no
+      -- exit_reason): an equality filter never matches null, so the planner still takes them.
+      DROP INDEX enrollments_started_at_idx, flow_runs_flow_id_idx, flow_runs_contact_id_idx, flow_runs_status_idx,
+                 flow_runs_exit_reason_idx, flow_runs_enrolled_by_idx;
+      CREATE INDEX enrollments_exit_reason_idx ON enrollments (workspace_id, exit_reason, enrolled_at, id) WHERE exit_reason IS NOT NULL;
+      CREATE INDEX enrollments_enrolled_by_idx ON enrollments (workspace_id, enrolled_by, enrolled_at, id) WHERE enrolled_by IS NOT NULL;
+      -- The foreign key to flows stays, although it checks every inserted row on its own (a sixth
+      -- of a bulk enrollment's time): without it the planner takes the engine's claim (enrollments
+      -- joined to their flows) for a handful of rows and sorts every due enrollment, 65 ms a claim
+      -- instead of a seek on enrollments_due_idx.
+    `,
+  },
 ];

@@ -3,7 +3,7 @@ import { protoRoot } from '@crm/proto';
 import * as protobuf from 'protobufjs';
 import { type ContextApi, type ResourceRoute, pascal, rpcName } from '../context-api';
 import { type Migration, runMigrations } from '../migrate';
-import { type FieldSpec, type ResourceSpec, filterKeys, isNullable, searchColumnSql, sortKeys } from '../resource';
+import { type FieldSpec, type ResourceSpec, filterKeys, isNullable, queryColumn, searchColumnSql, sortKeys } from '../resource';
 import { createPgliteClient } from '../sql';
 
 /**
@@ -183,14 +183,18 @@ async function tableProblems(
     [spec.table],
   );
   const leads = (prefix: string[]) => indexes.some((index) => prefix.every((column, i) => index.columns[i] === column));
+  // On the columns the queries use: a field with `sameAs` is served by its twin's indexes.
+  const time = queryColumn(spec, spec.timeField);
   for (const key of sortKeys(spec)) {
-    if (!leads(['workspace_id', key, 'id'])) problems.push(`${where} has no index (workspace_id, ${key}, id) for sort key ${key}`);
+    const column = queryColumn(spec, key);
+    if (!leads(['workspace_id', column, 'id'])) problems.push(`${where} has no index (workspace_id, ${column}, id) for sort key ${key}`);
   }
   for (const filter of filterKeys(spec)) {
+    const column = queryColumn(spec, filter);
     if (filter === 'svc_uid') {
       if (!leads(['workspace_id', 'svc_uid'])) problems.push(`${where} has no index (workspace_id, svc_uid) for its svc_uid filter`);
-    } else if (!leads(['workspace_id', filter, spec.timeField, 'id'])) {
-      problems.push(`${where} has no index (workspace_id, ${filter}, ${spec.timeField}, id) for filter ${filter}`);
+    } else if (!leads(['workspace_id', column, time, 'id'])) {
+      problems.push(`${where} has no index (workspace_id, ${column}, ${time}, id) for filter ${filter}`);
     }
   }
   if (spec.searchColumn && !(await query(`SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexdef LIKE '%gin (' || $2 || ' %gin_trgm_ops)%'`, [spec.table, spec.searchColumn])).length) {

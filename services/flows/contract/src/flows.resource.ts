@@ -154,7 +154,8 @@ export const flowRuns = defineResource({
     exit_reason: { ...enrollmentFields.exit_reason, filter: true },
     enrolled_by: { ...enrollmentFields.enrolled_by, filter: true },
     next_run_at: { ...enrollmentFields.next_run_at, sort: true },
-    started_at: { ...enrollmentFields.started_at, sort: true },
+    // Always the enrollment's enrolled_at: sorted and bounded on that column and its indexes.
+    started_at: { ...enrollmentFields.started_at, sort: true, sameAs: 'enrolled_at' },
     completed_at: { ...enrollmentFields.completed_at, sort: true },
   },
 });
