@@ -1,14 +1,16 @@
 import { flowRuns } from '@crm/flows-contract';
 import { type SqlClient, compileListQuery, newId, parseListQuery, runMigrations, selectColumns } from '@crm/kit';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
+import { CLAIM_DUE_SQL } from './engine/flow-engine';
 import { migrations } from './migrations';
 
 /**
- * Flow runs are enrollments under another name for enrolled_at (`started_at`, declared sameAs) and
- * have no indexes of their own on it: each list is planned on enrolled_at's indexes, the partial
- * ones included (migration 006).
+ * The plans that keep enrollments fast at scale. Flow runs are enrollments under another name for
+ * enrolled_at (`started_at`, declared sameAs) and have no indexes of their own on it: each list is
+ * planned on enrolled_at's indexes, the partial ones included (migration 006). The engine's claim
+ * is a seek on the due index, never a sort of everything due.
  */
-describe.each(sqlBackends())('flow runs lists on $name', (backend) => {
+describe.each(sqlBackends())('enrollment plans on $name', (backend) => {
   let db: SqlClient;
   let drop: () => Promise<void>;
   const workspaceId = newId();
@@ -20,10 +22,11 @@ describe.each(sqlBackends())('flow runs lists on $name', (backend) => {
     ({ db, drop } = await backend.open('t_flow_runs_plan'));
     await runMigrations(db, migrations);
     const at = '2026-11-01T00:00:00Z';
-    for (const id of [flowId, otherFlowId]) {
+    // One active flow among four, as the benchmark has when the engine is measured.
+    for (const [id, status] of [[flowId, 'paused'], [otherFlowId, 'active'], [newId(), 'draft'], [newId(), 'archived']]) {
       await db.query(
-        `INSERT INTO flows (workspace_id, id, name, status, nodes, edges, created_at, updated_at) VALUES ($1::uuid, $2::uuid, 'f', 'active', '[]', '[]', $3, $3)`,
-        [workspaceId, id, at],
+        `INSERT INTO flows (workspace_id, id, name, status, nodes, edges, created_at, updated_at) VALUES ($1::uuid, $2::uuid, 'f', $3, '[]', '[]', $4, $4)`,
+        [workspaceId, id, status, at],
       );
     }
     // 2,000 runs, one in twenty in the flow the test filters on, one in twenty exited, one in ten
@@ -36,9 +39,23 @@ describe.each(sqlBackends())('flow runs lists on $name', (backend) => {
          FROM generate_series(1, 2000) g, LATERAL (SELECT $4::timestamptz + g * interval '1 second' AS t) s`,
       [workspaceId, flowId, userId, at, otherFlowId],
     );
+    // 20,000 due in the other flow, for the engine's claim.
+    await db.query(
+      `INSERT INTO enrollments (workspace_id, id, flow_id, contact_id, status, next_run_at, enrolled_at, started_at, created_at, updated_at)
+       SELECT $1::uuid, gen_random_uuid(), $2::uuid, gen_random_uuid(), 'active', t, t, t, t, t
+         FROM generate_series(1, 20000) g, LATERAL (SELECT $3::timestamptz - g * interval '1 second' AS t) s`,
+      [workspaceId, otherFlowId, at],
+    );
     await db.query('ANALYZE enrollments');
   });
   afterAll(async () => drop());
+
+  test("the engine's claim seeks the due index and sorts nothing", async () => {
+    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_DUE_SQL}`, ['2026-11-02T00:00:00Z', 200]);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index Scan using enrollments_due_idx/);
+    expect(plan).not.toMatch(/Sort/);
+  });
 
   /** The indexes the planner reads for this list's first page, sequential scans ruled out. */
   async function indexesOf(raw: Record<string, string>): Promise<string[]> {
@@ -54,14 +71,14 @@ describe.each(sqlBackends())('flow runs lists on $name', (backend) => {
   }
 
   test.each([
-    ['the default order', () => ({}), 'enrollments_enrolled_at_idx'],
-    ['sort=started_at', () => ({ sort: 'started_at' }), 'enrollments_enrolled_at_idx'],
-    ['since and until', () => ({ since: '2026-11-01T00:10:00Z', until: '2026-11-01T00:20:00Z' }), 'enrollments_enrolled_at_idx'],
-    ['flow_id', () => ({ flow_id: flowId }), 'enrollments_flow_id_idx'],
-    ['status', () => ({ status: 'exited' }), 'enrollments_status_enrolled_at_idx'],
-    ['exit_reason', () => ({ exit_reason: 'replied' }), 'enrollments_exit_reason_idx'],
-    ['enrolled_by', () => ({ enrolled_by: userId }), 'enrollments_enrolled_by_idx'],
-  ])('%s is read on %s', async (_name, raw, index) => {
+    ['the default order', 'enrollments_enrolled_at_idx', () => ({})],
+    ['sort=started_at', 'enrollments_enrolled_at_idx', () => ({ sort: 'started_at' })],
+    ['since and until', 'enrollments_enrolled_at_idx', () => ({ since: '2026-11-01T00:10:00Z', until: '2026-11-01T00:20:00Z' })],
+    ['flow_id', 'enrollments_flow_id_idx', () => ({ flow_id: flowId })],
+    ['status', 'enrollments_status_enrolled_at_idx', () => ({ status: 'exited' })],
+    ['exit_reason', 'enrollments_exit_reason_idx', () => ({ exit_reason: 'replied' })],
+    ['enrolled_by', 'enrollments_enrolled_by_idx', () => ({ enrolled_by: userId })],
+  ])('%s is read on %s', async (_name, index, raw) => {
     expect(await indexesOf(raw())).toEqual([index]);
   });
 
