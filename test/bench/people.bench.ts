@@ -19,6 +19,7 @@ import {
   type ResourceSpec,
   type SqlClient,
   compileListQuery,
+  compileSearchWindow,
   createCursorCodec,
   createPgClient,
   parseListQuery,
@@ -175,7 +176,9 @@ interface PlanSummary {
 async function explain(db: SqlClient, state: State, spec: ResourceSpec, query: ListQuery, cursor: string | undefined): Promise<PlanSummary> {
   const codec = createCursorCodec(state.secrets.CURSOR_SECRET);
   const position = cursor ? codec.decode(queryFingerprint(queryIdentity(spec, state.workspaceId, query)), cursor) : undefined;
-  const { text, params } = compileListQuery(spec, selectColumns(spec), state.workspaceId, query, position);
+  // The statement the service runs first: a search's window where it applies (kit compileSearchWindow).
+  const { text, params } =
+    compileSearchWindow(spec, selectColumns(spec), state.workspaceId, query, position) ?? compileListQuery(spec, selectColumns(spec), state.workspaceId, query, position);
   const { rows } = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, params);
   const plan = (rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode; 'Execution Time': number }])[0];
   const nodes: string[] = [];
@@ -183,7 +186,7 @@ async function explain(db: SqlClient, state: State, spec: ResourceSpec, query: L
   let seek = true;
   const walk = (node: PlanNode) => {
     const type = node['Node Type'];
-    if (/Scan/.test(type)) {
+    if (/Scan/.test(type) && type !== 'Subquery Scan') {
       nodes.push(`${type}${node['Index Name'] ? ` ${node['Index Name']}` : ''}`);
       rowsRead += (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
       if (type === 'Seq Scan') seek = false;

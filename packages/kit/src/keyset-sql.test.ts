@@ -1,6 +1,6 @@
 import { createCursorCodec } from './cursor';
 import { newId } from './ids';
-import { compileListQuery } from './keyset-sql';
+import { compileListQuery, compileSearchWindow } from './keyset-sql';
 import { type ListQuery, parseListQuery } from './list-query';
 import { type FieldSpec, baseFields, defineResource } from './resource';
 import { createResourceStore } from './resource-store';
@@ -38,6 +38,9 @@ const twins = defineResource({
   timeField: 'posted_at',
   fields: { ...things.fields, posted_at: { type: 'datetime', readOnly: true, nullable: false, sort: true, filter: true, sameAs: 'created_at' } },
 });
+
+/** The same rows, searched through a stored search column (the search window applies). */
+const found = defineResource({ ...things, name: 'found', searchColumn: 'search_text' });
 
 const WS = newId();
 const OTHER_WS = newId();
@@ -85,7 +88,8 @@ describe.each(sqlBackends())('keyset pagination on $name', (backend) => {
     await db.query(`CREATE TABLE things (
       id uuid PRIMARY KEY, workspace_id uuid NOT NULL, svc_uid text, label text, rank int,
       due_at timestamptz(3), custom jsonb NOT NULL DEFAULT '{}', created_at timestamptz(3) NOT NULL, updated_at timestamptz(3) NOT NULL,
-      posted_at timestamptz(3) GENERATED ALWAYS AS (created_at) STORED)`);
+      posted_at timestamptz(3) GENERATED ALWAYS AS (created_at) STORED,
+      search_text text GENERATED ALWAYS AS (lower(coalesce(label, ''))) STORED)`);
     const random = seededRandom(42);
     // Lower-case only: the oracle compares by code point, the database by its collation.
     const labels = ['alpha', 'beta', 'epsilon', 'gamma', 'delta'];
@@ -189,6 +193,67 @@ describe.each(sqlBackends())('keyset pagination on $name', (backend) => {
     } while (cursor);
     expect(expected.length).toBeGreaterThan(7);
     expect(seen).toEqual(expected);
+  });
+
+  test.each([2, 10, 40, 1_000])('a search pages exactly through the oracle order with a window of %i rows', async (windowSize) => {
+    let windows = 0;
+    let filled = 0;
+    const counting: SqlClient = {
+      ...db,
+      query: async (text: string, params?: unknown[]) => {
+        const result = await db.query(text, params);
+        if (text.includes(') AS w WHERE')) {
+          windows++;
+          if (result.rows.length > Number(/LIMIT (\d+)\) ORDER BY/.exec(text)![1]) - 1) filled++;
+        }
+        return result;
+      },
+    } as SqlClient;
+    const searched = createResourceStore({ db: counting, spec: found, cursors: createCursorCodec('x'.repeat(32)), searchWindow: windowSize });
+    for (const raw of [
+      { q: 'eta' },
+      { q: 'ALP', sort: 'created_at' },
+      { q: 'mma', since: '2026-01-01T00:00:02Z', until: '2026-01-01T00:00:08Z' },
+      { q: 'zzz' },
+      { q: 'eta', sort: 'label' },
+    ]) {
+      for (const limit of [1, 7, 50]) {
+        const query = parseListQuery(found, { ...raw, limit: String(limit) });
+        const expected = oracle(
+          rows.filter(
+            (r) =>
+              (r.label ?? '').includes(raw.q.toLowerCase()) &&
+              (!raw.since || r.created_at >= new Date(raw.since).toISOString()) &&
+              (!raw.until || r.created_at < new Date(raw.until).toISOString()),
+          ),
+          query,
+        );
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await searched.list(WS, parseListQuery(found, { ...raw, limit: String(limit), ...(cursor ? { cursor } : {}) }));
+          seen.push(...page.data.map((r) => r.id as string));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        expect(seen).toEqual(expected);
+      }
+    }
+    // The window was asked first each time; from 10 rows on it answered some pages itself (at 2,
+    // no page of these searches fits in it).
+    expect(windows).toBeGreaterThan(0);
+    if (windowSize >= 10) expect(filled).toBeGreaterThan(0);
+  });
+
+  test('the search window applies only to a search in the time order without other filters', () => {
+    const compile = (raw: Record<string, string>) => compileSearchWindow(found, 'id', WS, parseListQuery(found, raw), undefined);
+    expect(compile({ q: 'eta' })?.text).toMatch(/LIMIT 20000\) AS w WHERE search_text LIKE lower\(\$2::text\) ORDER BY created_at DESC, id DESC LIMIT 51\)/);
+    expect(compile({ q: 'eta', sort: 'created_at', since: '2026-01-01T00:00:00Z' })).toBeDefined();
+    expect(compile({})).toBeUndefined();
+    expect(compile({ q: 'eta', rank: '1' })).toBeUndefined();
+    expect(compile({ q: 'eta', updated_since: '2026-01-01T00:00:00Z' })).toBeUndefined();
+    expect(compile({ q: 'eta', sort: '-updated_at' })).toBeUndefined();
+    expect(compile({ q: 'eta', sort: 'created_at,label' })).toBeUndefined();
+    expect(compileSearchWindow(things, 'id', WS, parseListQuery(things, { q: 'eta' }), undefined)).toBeUndefined();
   });
 
   test('updated_since is strictly greater', async () => {

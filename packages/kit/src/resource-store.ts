@@ -5,7 +5,7 @@ import { type CrmEvent, type EventInit, eventFrom, newRawEvent } from './events'
 import type { FieldValue } from './field-values';
 import { sqlParam, sqlTypeOf } from './field-values';
 import { newId } from './ids';
-import { compileListQuery, positionOf } from './keyset-sql';
+import { compileListQuery, compileSearchWindow, positionOf } from './keyset-sql';
 import { type ListQuery, queryIdentity } from './list-query';
 import { type ApiRecord, checkRequireOneOf, rowToRecord, selectColumns, validateWrite } from './record-codec';
 import { type ResourceSpec, declaredField } from './resource';
@@ -121,6 +121,8 @@ export interface ResourceStoreOptions {
    */
   subjects?: ResourceSubjects;
   cursors: CursorCodec;
+  /** How many of the newest rows a search walks first (compileSearchWindow); default SEARCH_WINDOW. */
+  searchWindow?: number;
   /** Called after a commit that wrote events, so the outbox relay publishes without waiting. */
   afterCommit?: () => void;
   /** A rule checked in the delete's transaction before the row goes (throw a CrmError to refuse). */
@@ -240,8 +242,13 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
       if (position && position.values.length !== query.sort.length) {
         throw CrmError.invalid('cursor does not belong to this query');
       }
-      const { text, params } = compileListQuery(spec, columns, workspaceId, query, position);
-      const { rows } = await db.query(text, params);
+      // A search tries the newest rows first; a page it cannot fill is asked of the whole table.
+      const window = compileSearchWindow(spec, columns, workspaceId, query, position, options.searchWindow);
+      let rows = window ? (await db.query(window.text, window.params)).rows : [];
+      if (rows.length <= query.limit) {
+        const { text, params } = compileListQuery(spec, columns, workspaceId, query, position);
+        ({ rows } = await db.query(text, params));
+      }
       const hasMore = rows.length > query.limit;
       const pageRows = hasMore ? rows.slice(0, query.limit) : rows;
       const last = pageRows[pageRows.length - 1];

@@ -197,6 +197,9 @@ async function tableProblems(
       problems.push(`${where} has no index (workspace_id, ${column}, ${time}, id) for filter ${filter}`);
     }
   }
+  if (spec.searchColumn && !leads(['workspace_id', time, 'id', spec.searchColumn])) {
+    problems.push(`${where} has no index (workspace_id, ${time}, id) INCLUDE (${spec.searchColumn}) for the search window`);
+  }
   if (spec.searchColumn && !(await query(`SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexdef LIKE '%gin (' || $2 || ' %gin_trgm_ops)%'`, [spec.table, spec.searchColumn])).length) {
     problems.push(`${where} has no trigram index on its search column ${spec.searchColumn}`);
   }
