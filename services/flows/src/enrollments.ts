@@ -73,6 +73,8 @@ export interface EnrollmentsDeps {
   onEnrolled: () => void;
   /** Enrollments exited by hand: their sends are to be cancelled. */
   onExits: () => void;
+  /** Pool members per page and enrollments per statement of a bulk enrollment (tests make them small). */
+  bulk?: { poolPage?: number; insertChunk?: number };
 }
 
 interface Ref {
@@ -97,6 +99,8 @@ function entryOf(flow: LoadedFlow, workspaceId: string, id: string, contactId: s
 export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
   const { db, clock, flows, people, messaging } = deps;
   const transactions = createTransactionRunner(db, deps.afterCommit);
+  const poolPage = deps.bulk?.poolPage ?? POOL_PAGE;
+  const insertChunk = deps.bulk?.insertChunk ?? INSERT_CHUNK;
 
   /** The given contacts that exist, with their addresses. */
   async function refsOf(workspaceId: string, ids: readonly string[]): Promise<Ref[]> {
@@ -109,7 +113,7 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
     const out: Ref[] = [];
     let after = '';
     for (;;) {
-      const page = await people.call('ListContactRefs', { workspace_id: workspaceId, pool_id: poolId, after, limit: POOL_PAGE });
+      const page = await people.call('ListContactRefs', { workspace_id: workspaceId, pool_id: poolId, after, limit: poolPage });
       for (const c of page.contacts) out.push({ id: c.id, ...(c.email ? { email: c.email } : {}) });
       if (!page.next_after) return out;
       after = page.next_after;
@@ -253,7 +257,7 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
         const events = [];
         /** A chunk's new enrollments, and the JSON its insert reads them from. */
         const prepare = (start: number) => {
-          const rows = candidates.slice(start, start + INSERT_CHUNK).map((ref) => ({ ref, entry: entryOf(flow, workspaceId, newId(), ref.id, now) }));
+          const rows = candidates.slice(start, start + insertChunk).map((ref) => ({ ref, entry: entryOf(flow, workspaceId, newId(), ref.id, now) }));
           const payload = rows.map(({ ref, entry }) => ({
             id: entry.state.id,
             contact_id: ref.id,
@@ -268,7 +272,7 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
         // The request's trace context: the engine's steps of these enrollments join its trace.
         const trace = JSON.stringify(captureTraceContext());
         let next = candidates.length ? prepare(0) : undefined;
-        for (let i = 0; next; i += INSERT_CHUNK) {
+        for (let i = 0; next; i += insertChunk) {
           const { rows, json } = next;
           const inserting = tx.query<{ id: string; contact_id: string }>(
             `INSERT INTO enrollments (workspace_id, id, flow_id, contact_id, status, current_node_id, next_run_at, visits, enrolled_by,
@@ -281,11 +285,11 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
              RETURNING id, contact_id`,
             [workspaceId, flowId, now.toISOString(), ctx.actorUserId ?? null, json, trace],
           );
-          // The next chunk is built while Postgres inserts this one: the two overlap, a tenth of a
-          // second per 5,000 (test/bench/README.md, bulk enrollment).
+          // The next chunk is built while Postgres inserts this one: the two overlap (60 to 100 ms
+          // per 5,000 on this machine; test/bench/README.md, bulk enrollment).
           const [{ rows: inserted }, following] = await Promise.all([
             inserting,
-            Promise.resolve(i + INSERT_CHUNK).then((start) => (start < candidates.length ? prepare(start) : undefined)),
+            Promise.resolve(i + insertChunk).then((start) => (start < candidates.length ? prepare(start) : undefined)),
           ]);
           next = following;
           const insertedIds = new Set(inserted.map((r) => r.id));

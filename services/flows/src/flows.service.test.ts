@@ -1,11 +1,13 @@
 import { tasks as tasks_ } from '@crm/activities-contract';
 import { flowNodes } from '@crm/flows-contract';
-import { CrmError, createPgClient, parseListQuery } from '@crm/kit';
-import { FlowsEvents, MessagingEvents } from '@crm/proto';
+import { CrmError, createCursorCodec, createPgClient, createServiceClient, parseListQuery, systemClock } from '@crm/kit';
+import { FlowsEvents, MessagingEvents, loadMessaging, loadPeople } from '@crm/proto';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { TEST_DATABASE_URL } from '../../../packages/kit/src/testing/reachability';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
+import { createFlowCache } from './engine/runnable-flow';
+import { createEnrollments } from './enrollments';
 import { type FlowsHarness, openFlows } from './testing/harness';
 
 jest.setTimeout(120_000);
@@ -209,6 +211,57 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
       expect(second.already_enrolled).toEqual([a]);
       expect(second.suppressed).toEqual([suppressed]);
       await expectError(flowsOf().enrollments.enroll(ctx(), String(flow.id), { poolId: missing }), 'validation_failed', /pool/);
+    });
+
+    test('a pool read in pages of 3 and written in statements of 2: every member accounted for once, across page and statement edges', async () => {
+      const clients = [
+        createServiceClient(loadPeople().crm.people.v1.PeopleService, h.people.server.address),
+        createServiceClient(loadMessaging().crm.messaging.v1.MessagingService, h.messaging.server.address),
+      ] as const;
+      const small = createEnrollments({
+        db: h.flowsDb,
+        cursors: createCursorCodec('c'.repeat(32)),
+        afterCommit: () => undefined,
+        clock: systemClock,
+        flows: createFlowCache(),
+        people: clients[0],
+        messaging: clients[1],
+        onEnrolled: () => undefined,
+        onExits: () => undefined,
+        bulk: { poolPage: 3, insertChunk: 2 },
+      });
+      try {
+        const flow = await createFlow([email('hi')], [], { status: 'draft' });
+        const members = await Promise.all(Array.from({ length: 11 }, (_, i) => h.contact(`paged${i}@example.com`)));
+        const noAddress = await h.contact(null);
+        await h.messagingDb.query(
+          `INSERT INTO suppressions (workspace_id, email_lower, reason, created_at) VALUES ($1::uuid, 'paged4@example.com', 'unsubscribed', now()), ($1::uuid, 'paged9@example.com', 'hard_bounce', now())`,
+          [h.workspaceId],
+        );
+        const already = [members[2]!, members[7]!];
+        await small.enroll(ctx(), String(flow.id), { contactIds: already });
+        const pool = await h.people.service.pools.create({ workspaceId: h.workspaceId }, { name: 'Paged' });
+        await h.people.service.members.add({ workspaceId: h.workspaceId }, String(pool.id), [...members, noAddress]);
+
+        const result = await small.enroll(ctx(), String(flow.id), { poolId: String(pool.id) });
+        const sorted = (ids: string[]) => [...ids].sort();
+        const suppressed = [members[4]!, members[9]!];
+        expect(sorted(result.suppressed)).toEqual(sorted(suppressed));
+        expect(sorted(result.already_enrolled)).toEqual(sorted(already));
+        expect(sorted(result.enrolled)).toEqual(sorted([...members, noAddress].filter((id) => !suppressed.includes(id) && !already.includes(id))));
+        expect(result.not_found).toEqual([]);
+        const { rows } = await h.flowsDb.query<{ contact_id: string; n: number }>(
+          `SELECT contact_id, count(*)::int AS n FROM enrollments WHERE workspace_id = $1::uuid AND flow_id = $2::uuid GROUP BY contact_id`,
+          [h.workspaceId, String(flow.id)],
+        );
+        expect(rows.every((r) => r.n === 1)).toBe(true);
+        expect(sorted(rows.map((r) => r.contact_id))).toEqual(sorted([...result.enrolled, ...already]));
+
+        // A pool that is not the workspace's fails before anything is written.
+        await expectError(small.enroll(ctx(), String(flow.id), { poolId: '0190a0e0-0000-7000-8000-00000000b0b1' }), 'validation_failed', /pool/);
+      } finally {
+        for (const client of clients) client.close();
+      }
     });
   });
 
