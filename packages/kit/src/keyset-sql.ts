@@ -40,20 +40,23 @@ function baseConditions(spec: ResourceSpec, workspaceId: string, query: ListQuer
   if (query.since) where.push(`${time} >= ${p.add(query.since, 'timestamptz')}`);
   if (query.until) where.push(`${time} < ${p.add(query.until, 'timestamptz')}`);
   if (query.updatedSince) where.push(`updated_at > ${p.add(query.updatedSince, 'timestamptz')}`);
-  if (query.q) {
-    if (spec.searchColumn) {
-      // Lowered by the database, as the column was: the same case folding on both sides.
-      where.push(`${spec.searchColumn} LIKE lower(${p.add(`%${escapeLike(query.q)}%`, 'text')})`);
-    } else {
-      const pattern = p.add(`%${escapeLike(query.q)}%`, 'text');
-      where.push(`(${searchKeys(spec).map((f) => `${f} ILIKE ${pattern}`).join(' OR ')})`);
-    }
-  }
+  if (query.q) where.push(searchCondition(spec, query.q, p));
   return where;
+}
+
+/** `q` as a condition: on the search column where there is one, else on each search field. */
+function searchCondition(spec: ResourceSpec, q: string, p: Params): string {
+  const pattern = p.add(`%${escapeLike(q)}%`, 'text');
+  // Lowered by the database, as the column was: the same case folding on both sides.
+  if (spec.searchColumn) return `${spec.searchColumn} LIKE lower(${pattern})`;
+  return `(${searchKeys(spec).map((f) => `${f} ILIKE ${pattern}`).join(' OR ')})`;
 }
 
 const dir = (s: SortKey) => (s.direction === 'asc' ? 'ASC' : 'DESC');
 const after = (s: SortKey) => (s.direction === 'asc' ? '>' : '<');
+/** The rows after the cursor on one sort key: `(column, id)` past the cursor's, in the key's direction. */
+const resumeAfter = (p: Params, column: string, s: SortKey, type: string, value: unknown, id: string) =>
+  `(${column}, id) ${after(s)} (${p.add(value, type)}, ${p.add(id, 'uuid')})`;
 
 export function compileListQuery(
   spec: ResourceSpec,
@@ -76,7 +79,7 @@ export function compileListQuery(
     const setBranch = (extra: string[]) =>
       `SELECT ${columns} FROM ${spec.table} WHERE ${[...where, ...extra].join(' AND ')} ` +
       `ORDER BY ${key} ${dir(first)}, id ${idDir} LIMIT ${take}`;
-    const resume = (v: unknown, id: string) => `(${key}, id) ${after(first)} (${p.add(v, type)}, ${p.add(id, 'uuid')})`;
+    const resume = (v: unknown, id: string) => resumeAfter(p, key, first, type, v, id);
 
     if (!isNullable(field)) {
       const extra = position ? [resume(value, position.id)] : [];
@@ -153,15 +156,12 @@ export function compileSearchWindow(
   if (query.sort.length !== 1 || first.field !== spec.timeField || isNullable(timeField)) return undefined;
   const p = new Params();
   const time = queryColumn(spec, spec.timeField);
-  const where = [`workspace_id = ${p.add(workspaceId, 'uuid')}`];
-  if (query.since) where.push(`${time} >= ${p.add(query.since, 'timestamptz')}`);
-  if (query.until) where.push(`${time} < ${p.add(query.until, 'timestamptz')}`);
-  if (position) where.push(`(${time}, id) ${after(first)} (${p.add(position.values[0], sqlTypeOf(timeField))}, ${p.add(position.id, 'uuid')})`);
+  // The workspace and the time bounds inside the window ($1 is the workspace); the search on it.
+  const where = baseConditions(spec, workspaceId, { ...query, q: undefined }, p);
+  if (position) where.push(resumeAfter(p, time, first, sqlTypeOf(timeField), position.values[0], position.id));
   const order = `${time} ${dir(first)}, id ${dir(first)}`;
   const window = `SELECT id, ${time}, ${spec.searchColumn} FROM ${spec.table} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${windowSize}`;
-  const found =
-    `SELECT id FROM (${window}) AS w WHERE ${spec.searchColumn} LIKE lower(${p.add(`%${escapeLike(query.q)}%`, 'text')}) ` +
-    `ORDER BY ${order} LIMIT ${query.limit + 1}`;
+  const found = `SELECT id FROM (${window}) AS w WHERE ${searchCondition(spec, query.q, p)} ORDER BY ${order} LIMIT ${query.limit + 1}`;
   return { text: `SELECT ${columns} FROM ${spec.table} WHERE workspace_id = $1::uuid AND id IN (${found}) ORDER BY ${order}`, params: p.values };
 }
 
