@@ -1,0 +1,42 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * What the services load at run time must not subclass String. In Node 20's V8, one `class X
+ * extends String` anywhere in the process makes every `charCodeAt` about five times slower, and the
+ * protobuf encoders, Fastify's serializer and the SQL driver all read strings that way. ioredis 6
+ * defines one for RESP3 (`VerbatimString`); measured, it cost the people service and the gateway a
+ * quarter of their CPU per list page, so the project stays on ioredis 5 (gateway/README.md,
+ * "Runtime dependencies"). This test reads every non-development package of the lockfile.
+ */
+const REPO = path.resolve(__dirname, '../..');
+const SUBCLASS_OF_STRING = /\bclass\s+[\w$]+\s+extends\s+String\b/;
+
+function* scripts(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (name === 'node_modules' || name === 'test' || name === 'tests') continue;
+    const stat = statSync(full);
+    if (stat.isDirectory()) yield* scripts(full);
+    else if (/\.(c|m)?js$/.test(name)) yield full;
+  }
+}
+
+test('no run-time dependency subclasses String', () => {
+  const lock = JSON.parse(readFileSync(path.join(REPO, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; link?: boolean }>;
+  };
+  const runtime = Object.entries(lock.packages)
+    .filter(([location, entry]) => location.includes('node_modules/') && !entry.dev && !entry.link)
+    .map(([location]) => path.join(REPO, location));
+  expect(runtime.length).toBeGreaterThan(50);
+  expect(runtime).toContain(path.join(REPO, 'node_modules/ioredis'));
+  const offenders = runtime.flatMap((dir) => {
+    try {
+      return [...scripts(dir)].filter((file) => SUBCLASS_OF_STRING.test(readFileSync(file, 'utf8')));
+    } catch {
+      return []; // an optional dependency not installed on this platform
+    }
+  });
+  expect(offenders.map((file) => path.relative(REPO, file))).toEqual([]);
+});
