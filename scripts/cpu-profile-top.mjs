@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Summarises a V8 CPU profile (`node --cpu-prof`): the functions with the most self time and the
 // most inclusive time, with their share of the sampled time. Usage:
-//   node scripts/cpu-profile-top.mjs <file.cpuprofile> [count=25]
+//   node scripts/cpu-profile-top.mjs <file.cpuprofile> [count=25] [--busy] [--skip-ms=N]
+// --busy leaves idle time out of the shares; --skip-ms=N leaves out the first N ms (start-up).
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-const [file, countArg] = process.argv.slice(2);
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const [file, countArg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const busyOnly = flags.includes('--busy');
+const skipMs = Number(flags.find((f) => f.startsWith('--skip-ms='))?.slice('--skip-ms='.length) ?? 0);
 if (!file) {
   console.error('usage: node scripts/cpu-profile-top.mjs <file.cpuprofile> [count]');
   process.exit(2);
@@ -18,7 +22,13 @@ for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(
 
 // Time per node from the samples and their deltas (hitCount alone ignores uneven intervals).
 const selfUs = new Map();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+let elapsedUs = 0;
+profile.samples.forEach((id, i) => {
+  elapsedUs += profile.timeDeltas[i] ?? 0;
+  if (elapsedUs < skipMs * 1e3) return;
+  if (busyOnly && byId.get(id).callFrame.functionName === '(idle)') return;
+  selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 
 const label = (n) => {
@@ -42,7 +52,7 @@ for (const [id, us] of selfUs) {
   }
 }
 const show = (title, map) => {
-  console.log(`\n${title} (of ${(total / 1e3).toFixed(0)} ms sampled)`);
+  console.log(`\n${title} (of ${(total / 1e3).toFixed(0)} ms sampled${busyOnly ? ', idle left out' : ''}${skipMs ? `, after the first ${skipMs} ms` : ''})`);
   for (const [l, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) {
     console.log(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${l}`);
   }
