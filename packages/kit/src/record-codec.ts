@@ -1,3 +1,4 @@
+import { recordCodec } from './compiled-codec';
 import { CrmError, type FieldIssue } from './errors';
 import { type FieldValue, parseBodyValue } from './field-values';
 import { JSON_LIMITS, codePointLength, findJsonProblem, printableKey, textProblem } from './json-limits';
@@ -89,12 +90,5 @@ export type ApiRecord = Record<string, unknown>;
 
 /** A row as the API returns it: declared fields in order (date-times in UTC with ms), then custom ones. */
 export function rowToRecord(spec: ResourceSpec, row: Record<string, unknown>): ApiRecord {
-  const record: ApiRecord = {};
-  for (const key of Object.keys(spec.fields)) {
-    const value = row[key];
-    record[key] = value instanceof Date ? value.toISOString() : (value ?? null);
-  }
-  const custom = row.custom as Record<string, unknown> | null | undefined;
-  if (custom) for (const [key, value] of Object.entries(custom)) if (!Object.hasOwn(record, key)) record[key] = value;
-  return record;
+  return recordCodec(spec).rowToRecord(row);
 }

@@ -1,12 +1,13 @@
 import type * as grpc from '@grpc/grpc-js';
 import { type ContextApi, type ResourceRoute, type RouteRpcs, rpcName } from './context-api';
 import { CrmError } from './errors';
-import { type GrpcServiceBinding, type ProtoStruct, type ProtoValue, type ServiceHandlers, bindService, fromProtoValue, fromStruct, toProtoValue, toStruct } from './grpc';
+import { recordCodec } from './compiled-codec';
+import { type GrpcServiceBinding, type ProtoStruct, type ServiceHandlers, bindService, fromStruct } from './grpc';
 import type { Logger } from './logger';
 import { isUuid } from './ids';
 import { type ListQuery, type RawListParams, parseListQuery } from './list-query';
 import type { ApiRecord } from './record-codec';
-import { type ResourceSpec, declaredField } from './resource';
+import type { ResourceSpec } from './resource';
 import type { ResourceStore, WriteContext } from './resource-store';
 
 /**
@@ -56,33 +57,14 @@ export function requireUuid(value: string | undefined, name: string): string {
   return value.toLowerCase();
 }
 
+/** A record as its resource's message: declared fields that hold a value, the rest in `custom_fields`. */
 export function recordToMessage(spec: ResourceSpec, record: ApiRecord): Record<string, unknown> {
-  const message: Record<string, unknown> = {};
-  const custom: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) {
-    const field = declaredField(spec, key);
-    if (field) {
-      // A json field travels as a google.protobuf.Value.
-      if (value !== null && value !== undefined) message[key] = field.type === 'json' ? toProtoValue(value) : value;
-    } else {
-      custom[key] = value;
-    }
-  }
-  message.custom_fields = toStruct(custom);
-  return message;
+  return recordCodec(spec).recordToMessage(record);
 }
 
+/** The record a resource's message carries: every declared field (absent → null), then the custom ones. */
 export function messageToRecord(spec: ResourceSpec, message: object): ApiRecord {
-  const fields = message as Record<string, unknown>;
-  const record: ApiRecord = {};
-  for (const [key, field] of Object.entries(spec.fields)) {
-    const value = fields[key];
-    record[key] = value === undefined || value === null ? null : field.type === 'json' ? fromProtoValue(value as ProtoValue) : value;
-  }
-  for (const [key, value] of Object.entries(fromStruct(fields.custom_fields as ProtoStruct | undefined))) {
-    if (!Object.hasOwn(record, key)) record[key] = value;
-  }
-  return record;
+  return recordCodec(spec).messageToRecord(message as Record<string, unknown>);
 }
 
 interface WriteRequestMessage {
