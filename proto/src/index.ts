@@ -1,6 +1,9 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import * as protobuf from 'protobufjs';
+import { type Encoder, compileEncoder } from './encoder';
 import type { ProtoGrpcType as CommonProto } from './gen/common';
 import type { ProtoGrpcType as DirectoryProto } from './gen/directory';
 import type { ProtoGrpcType as PeopleProto } from './gen/people';
@@ -74,10 +77,53 @@ const cache = new Map<string, grpc.GrpcObject>();
 function load(file: string): grpc.GrpcObject {
   let loaded = cache.get(file);
   if (!loaded) {
-    loaded = grpc.loadPackageDefinition(protoLoader.loadSync(file, loaderOptions));
+    const definition = protoLoader.loadSync(file, loaderOptions);
+    useCompiledEncoders(definition, file);
+    loaded = grpc.loadPackageDefinition(definition);
     cache.set(file, loaded);
   }
   return loaded;
+}
+
+/** The types of a file as protobufjs reads them with the loader's options and include path. */
+export function loadTypes(file: string): protobuf.Root {
+  const root = new protobuf.Root();
+  const resolve = root.resolvePath.bind(root);
+  root.resolvePath = (origin, target) => {
+    const inRoot = path.join(protoRoot, target);
+    return !path.isAbsolute(target) && fs.existsSync(inRoot) ? inRoot : resolve(origin, target);
+  };
+  root.loadSync(path.join(protoRoot, file), { keepCase: true });
+  root.resolveAll();
+  return root;
+}
+
+const encoders = new Map<string, Encoder | undefined>();
+
+/**
+ * Every request and response of the file's services is serialized by the compiled encoder
+ * (./encoder) where one compiles; protobufjs's serializer stays for the rest. Decoding is
+ * protobufjs's, unchanged.
+ */
+function useCompiledEncoders(definition: protoLoader.PackageDefinition, file: string): void {
+  const root = loadTypes(file);
+  for (const [name, entry] of Object.entries(definition)) {
+    if (!('format' in entry) && typeof entry === 'object') {
+      const service = root.lookupService(name);
+      for (const [method, rpc] of Object.entries(entry as protoLoader.ServiceDefinition)) {
+        const resolved = service.methods[method]!;
+        resolved.resolve();
+        const encoderOf = (type: protobuf.Type) => {
+          if (!encoders.has(type.fullName)) encoders.set(type.fullName, compileEncoder(type));
+          return encoders.get(type.fullName);
+        };
+        const request = encoderOf(resolved.resolvedRequestType!);
+        const response = encoderOf(resolved.resolvedResponseType!);
+        if (request) rpc.requestSerialize = request;
+        if (response) rpc.responseSerialize = response;
+      }
+    }
+  }
 }
 
 export const loadDirectory = (): DirectoryProto => load('crm/directory/v1/directory.proto') as unknown as DirectoryProto;
