@@ -9,7 +9,7 @@ import { compileListQuery, compileSearchWindow, positionOf } from './keyset-sql'
 import { type ListQuery, queryIdentity } from './list-query';
 import { type ApiRecord, checkRequireOneOf, rowToRecord, selectColumns, validateWrite } from './record-codec';
 import { type ResourceSpec, declaredField } from './resource';
-import type { SqlClient, SqlQueryable } from './sql';
+import type { QueryOptions, SqlClient, SqlQueryable } from './sql';
 import { createTransactionRunner } from './transaction';
 
 export interface Page {
@@ -148,6 +148,9 @@ interface InsertRow {
   custom: Record<string, unknown>;
 }
 
+/** Rows that only become records: their date-times come back as the API's strings, not Dates. */
+const asRecords: QueryOptions = { isoTimestamps: true };
+
 export function createResourceStore(options: ResourceStoreOptions): SqlResourceStore {
   const { db, spec, cursors } = options;
   const columns = selectColumns(spec);
@@ -244,10 +247,10 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
       }
       // A search tries the newest rows first; a page it cannot fill is asked of the whole table.
       const window = compileSearchWindow(spec, columns, workspaceId, query, position, options.searchWindow);
-      let rows = window ? (await db.query(window.text, window.params)).rows : [];
+      let rows = window ? (await db.query(window.text, window.params, asRecords)).rows : [];
       if (rows.length <= query.limit) {
         const { text, params } = compileListQuery(spec, columns, workspaceId, query, position);
-        ({ rows } = await db.query(text, params));
+        ({ rows } = await db.query(text, params, asRecords));
       }
       const hasMore = rows.length > query.limit;
       const pageRows = hasMore ? rows.slice(0, query.limit) : rows;
@@ -260,10 +263,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
     },
 
     async get(workspaceId, id) {
-      const { rows } = await db.query(`SELECT ${columns} FROM ${spec.table} WHERE workspace_id = $1 AND id = $2`, [
-        workspaceId,
-        id,
-      ]);
+      const { rows } = await db.query(`SELECT ${columns} FROM ${spec.table} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], asRecords);
       if (!rows[0]) throw CrmError.notFound(spec.singular);
       return rowToRecord(spec, rows[0]);
     },
@@ -274,7 +274,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
       const now = new Date().toISOString();
       return inTransaction(ctx.workspaceId, async (tx) => {
         const fields = await applyRules(tx, 'create', ctx, given, undefined);
-        const { rows } = await tx.query(...insertStatement([{ id, ctx, fields, custom: values.customSet }], now));
+        const { rows } = await tx.query(...insertStatement([{ id, ctx, fields, custom: values.customSet }], now), asRecords);
         const created = rowToRecord(spec, rows[0]!);
         const extra = (await writeOptions?.inTransaction?.(tx, created)) ?? [];
         const change: RecordChange = { verb: 'created', ctx, before: undefined, after: created, changed: [] };
@@ -290,7 +290,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
         const { values, given } = createValues(write.body, write.systemFields);
         rows.push({ id: write.id, ctx: write.ctx, fields: await applyRules(tx, 'create', write.ctx, given, undefined), custom: values.customSet });
       }
-      const { rows: inserted } = await tx.query(...insertStatement(rows, now));
+      const { rows: inserted } = await tx.query(...insertStatement(rows, now), asRecords);
       // RETURNING gives no order: each record is matched to its write by id.
       const byId = new Map(inserted.map((row) => [String((row as { id: unknown }).id), rowToRecord(spec, row)]));
       const records = rows.map((row) => byId.get(row.id)!);
@@ -307,6 +307,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
           const { rows: found } = await tx.query(
             `SELECT ${columns} FROM ${spec.table} WHERE workspace_id = $1::uuid AND id = $2::uuid FOR UPDATE`,
             [ctx.workspaceId, id],
+            asRecords,
           );
           if (!found[0]) throw CrmError.notFound(spec.singular);
           current = rowToRecord(spec, found[0]);
@@ -324,6 +325,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
         const { rows } = await tx.query(
           `UPDATE ${spec.table} SET ${sets.join(', ')} WHERE workspace_id = $1::uuid AND id = $2::uuid RETURNING ${columns}`,
           params,
+          asRecords,
         );
         if (!rows[0]) throw CrmError.notFound(spec.singular);
         const updated = rowToRecord(spec, rows[0]);
@@ -340,6 +342,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
         const { rows } = await tx.query(
           `DELETE FROM ${spec.table} WHERE workspace_id = $1::uuid AND id = $2::uuid RETURNING ${columns}`,
           [ctx.workspaceId, id],
+          asRecords,
         );
         if (!rows[0]) throw CrmError.notFound(spec.singular);
         const record = rowToRecord(spec, rows[0]);
