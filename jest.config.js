@@ -53,5 +53,7 @@ module.exports = {
     project('conformance', ['test/conformance']),
     project('e2e', ['test/e2e']),
     project('fuzz', ['test/fuzz']),
+    // The test servers themselves (an SMTP sink that must tell a cut-off message from a received one).
+    project('support', ['test/support']),
   ],
 };

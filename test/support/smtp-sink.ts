@@ -31,6 +31,11 @@ export interface SmtpSink {
   /** `smtp://127.0.0.1:<port>` (no TLS, no auth). */
   readonly url: string;
   readonly received: ReceivedMail[];
+  /**
+   * Messages whose client hung up in the middle of DATA, before the end-of-data mark (a sender
+   * killed mid-message): the bytes as far as they came. The server kept none of them.
+   */
+  readonly cutOff: ReceivedMail[];
   rules: SinkRules;
   /** How many accepted messages carry this Message-ID. */
   countOf(messageId: string): number;
@@ -49,6 +54,9 @@ const header = (raw: Buffer, name: string): string | undefined => {
 
 export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  const cutOff: ReceivedMail[] = [];
+  /** The message each connection is in the middle of sending, by session id. */
+  const inData = new Map<string, { from: string; to: string[]; chunks: Buffer[] }>();
   const sink = { rules };
   const held = new Set<() => void>();
   const holdFor = (ms: number) =>
@@ -72,10 +80,20 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
         (error: Error) => callback(error),
       );
     },
+    // A client gone in the middle of DATA: what it sent is recorded as cut off, never as received.
+    onClose(session) {
+      const partial = inData.get(session.id);
+      if (!partial) return;
+      inData.delete(session.id);
+      const raw = Buffer.concat(partial.chunks);
+      cutOff.push({ from: partial.from, to: partial.to, raw, messageId: header(raw, 'Message-ID'), subject: header(raw, 'Subject') });
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
+      inData.set(session.id, { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), chunks });
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', async () => {
+        inData.delete(session.id);
         const raw = Buffer.concat(chunks);
         const delay = typeof sink.rules.delayMs === 'function' ? sink.rules.delayMs(raw) : sink.rules.delayMs;
         if (delay) await holdFor(delay);
@@ -102,6 +120,7 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
     port,
     url: `smtp://127.0.0.1:${port}`,
     received,
+    cutOff,
     get rules() {
       return sink.rules;
     },
