@@ -37,7 +37,8 @@ function snapshot() {
 function nameOf(command) {
   const [program = '?', ...args] = command;
   const base = program.split('/').pop();
-  if (/^postgres/.test(base) || args.some((a) => /^postgres:/.test(a))) return 'postgres (all backends)';
+  // A Postgres backend names itself in its first argument ("postgres: 16/main: postgres test …").
+  if (/^postgres/.test(program) || /^postgres/.test(base)) return 'postgres (all backends)';
   return [base, ...args.slice(0, 3).map((a) => a.split('/').pop())].join(' ');
 }
 
