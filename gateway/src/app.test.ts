@@ -1,4 +1,4 @@
-import { type ApiRecord, CrmError, type RateLimits, createMemoryLimiter, newId, recordToMessage } from '@crm/kit';
+import { type ApiRecord, CrmError, type RateLimits, createMemoryLimiter, newId } from '@crm/kit';
 import type { FastifyInstance } from 'fastify';
 import { sampleContacts } from '../../packages/kit/src/testing/sample-resource';
 import { buildApp } from './app';
@@ -47,13 +47,13 @@ async function build(limits: RateLimits = { keyLimit: 1000, keyWindowMs: 10_000,
   const client: ResourceClient = {
     async list() {
       calls.push('list');
-      return { data: [...records.values()].map((r) => recordToMessage(notes, r)), page: { next_cursor: '', has_more: false } };
+      return { data: [...records.values()], page: { next_cursor: '', has_more: false } };
     },
     async get(request) {
       calls.push('get');
       const record = records.get(request.id);
       if (!record) throw CrmError.notFound('contact');
-      return recordToMessage(notes, record);
+      return record;
     },
     async create(request) {
       calls.push('create');
@@ -67,7 +67,7 @@ async function build(limits: RateLimits = { keyLimit: 1000, keyWindowMs: 10_000,
       const now = new Date().toISOString();
       const record = { id: newId(), svc_uid: null, first_name: fields.fields.first_name?.stringValue ?? null, last_name: null, email: null, owner_id: null, country: null, last_engagement_at: null, created_at: now, updated_at: now };
       records.set(String(record.id), record);
-      return recordToMessage(notes, record);
+      return record;
     },
     async update() {
       calls.push('update');

@@ -99,6 +99,12 @@ export function loadTypes(file: string): protobuf.Root {
 }
 
 const encoders = new Map<string, Encoder | undefined>();
+const methodTypes = new Map<string, { request: protobuf.Type; response: protobuf.Type }>();
+
+/** The protobufjs types of a loaded method's request and response, by its path (`/crm.people.v1.PeopleService/GetContact`). */
+export function typesOfMethod(path: string): { request: protobuf.Type; response: protobuf.Type } | undefined {
+  return methodTypes.get(path);
+}
 const encoderOf = (type: protobuf.Type) => {
   if (!encoders.has(type.fullName)) encoders.set(type.fullName, compileEncoder(type));
   return encoders.get(type.fullName);
@@ -117,6 +123,7 @@ function useCompiledEncoders(definition: protoLoader.PackageDefinition, file: st
       for (const [method, rpc] of Object.entries(entry as protoLoader.ServiceDefinition)) {
         const resolved = service.methods[method]!;
         resolved.resolve();
+        methodTypes.set(rpc.path, { request: resolved.resolvedRequestType!, response: resolved.resolvedResponseType! });
         const request = encoderOf(resolved.resolvedRequestType!);
         const response = encoderOf(resolved.resolvedResponseType!);
         if (request) rpc.requestSerialize = request;
@@ -137,6 +144,7 @@ export const loadCommon = (): CommonProto => load('crm/common/v1/common.proto') 
 // The event catalog (crm/events/v1/<context>-events.proto): subject constants per producing context,
 // generated from the `subject` option of each message, and the payload type of every subject.
 export { ActivitiesEvents, FlowsEvents, MessagingEvents, PeopleEvents } from './gen/event-catalog';
+export { type RecordDecoders, type RecordField, compileRecordDecoders } from './record-decoder';
 export type { FlowStep__Output as FlowStep } from './gen/crm/events/v1/FlowStep';
 
 /** Every subject of the catalog. */

@@ -22,16 +22,17 @@ import {
   toStruct,
   validateWrite,
 } from '@crm/kit';
+import { type RecordDecoders, compileRecordDecoders, typesOfMethod } from '@crm/proto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../plugins/auth';
 
 export type { Operation };
-/** The calls a resource's owning service answers, in message shapes (see kit/resource-rpc). */
+/** The calls a resource's owning service answers: requests in message shapes (see kit/resource-rpc), answers as API records. */
 export interface ResourceClient {
-  list(request: ListRequestMessage, options: CallOptions): Promise<{ data: Record<string, unknown>[]; page?: { next_cursor: string; has_more: boolean } | null }>;
-  get(request: { workspace_id: string; id: string }, options: CallOptions): Promise<Record<string, unknown>>;
-  create(request: { workspace_id: string; fields: unknown; actor_user_id: string }, options: CallOptions): Promise<Record<string, unknown>>;
-  update(request: { workspace_id: string; id: string; fields: unknown; actor_user_id: string }, options: CallOptions): Promise<Record<string, unknown>>;
+  list(request: ListRequestMessage, options: CallOptions): Promise<{ data: ApiRecord[]; page?: { next_cursor: string; has_more: boolean } | null }>;
+  get(request: { workspace_id: string; id: string }, options: CallOptions): Promise<ApiRecord>;
+  create(request: { workspace_id: string; fields: unknown; actor_user_id: string }, options: CallOptions): Promise<ApiRecord>;
+  update(request: { workspace_id: string; id: string; fields: unknown; actor_user_id: string }, options: CallOptions): Promise<ApiRecord>;
   delete(request: { workspace_id: string; id: string }, options: CallOptions): Promise<unknown>;
 }
 
@@ -45,13 +46,50 @@ export interface ServiceContext {
   routes(client: ServiceClient<unknown>, deadlineMs: number): ResourceRouteOptions[];
 }
 
+/**
+ * A resource's answers read straight into records (@crm/proto's record-decoder), when its get and
+ * list answers have the shape that module reads; otherwise undefined, and they are decoded as
+ * messages and mapped by kit's messageToRecord.
+ */
+export function recordDecodersOf(service: grpc.ServiceDefinition, spec: ResourceSpec): RecordDecoders | undefined {
+  const get = service[rpcName(spec, 'get')];
+  const list = service[rpcName(spec, 'list')];
+  const record = get && typesOfMethod(get.path)?.response;
+  const page = list && typesOfMethod(list.path)?.response;
+  if (!record || !page) return undefined;
+  const fields = Object.entries(spec.fields).map(([name, field]) => ({ name, json: field.type === 'json' }));
+  return compileRecordDecoders(record, page, fields);
+}
+
 /** The generic operations of a route, called by the RPC names of the generated definition. */
 export function resourceClient<D>(client: ServiceClient<D>, route: ResourceRoute): ResourceClient {
-  const call = (operation: Operation) => (request: unknown, options: CallOptions) =>
+  const { spec } = route;
+  // Compiled on the first call: describing the routes (OpenAPI) needs no client.
+  let decoders: RecordDecoders | undefined | null = null;
+  const decodersOf = () => {
+    if (decoders === null) decoders = recordDecodersOf((client.channel.constructor as unknown as { service: grpc.ServiceDefinition }).service, spec);
+    return decoders;
+  };
+  const call = (operation: Operation, request: unknown, options: CallOptions, deserialize?: (bytes: Buffer) => unknown) =>
     // The route table's types guarantee the method (see kit/context-api); the message is the
     // declaration's generic shape.
-    client.call(rpcName(route.spec, operation) as keyof D & string, request as never, options) as Promise<never>;
-  return { list: call('list'), get: call('get'), create: call('create'), update: call('update'), delete: call('delete') };
+    client.call(rpcName(spec, operation) as keyof D & string, request as never, deserialize ? { ...options, deserialize } : options) as Promise<never>;
+  const asRecord = (operation: Operation) => async (request: unknown, options: CallOptions) => {
+    const fast = decodersOf();
+    return fast ? call(operation, request, options, fast.record) : messageToRecord(spec, await call(operation, request, options));
+  };
+  return {
+    async list(request, options) {
+      const fast = decodersOf();
+      if (fast) return call('list', request, options, fast.page);
+      const response = (await call('list', request, options)) as { data: object[]; page?: { next_cursor: string; has_more: boolean } | null };
+      return { data: response.data.map((message) => messageToRecord(spec, message)), page: response.page };
+    },
+    get: asRecord('get'),
+    create: asRecord('create'),
+    update: asRecord('update'),
+    delete: (request, options) => call('delete', request, options),
+  };
 }
 
 /** Routes a context answers under another context's resource (a view of its own data about it). */
@@ -184,7 +222,6 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
   const { spec, client, deadlineMs } = options;
   const base = `${prefix}/${spec.name}`;
   const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => upstreamCallOptions(request, reply, deadlineMs);
-  const record = (message: Record<string, unknown>): ApiRecord => messageToRecord(spec, message);
   const principalOf = (request: FastifyRequest): Principal => request.principal!;
   const offered = new Map<string, Set<string>>();
   const register = (method: string, url: string, scope: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
@@ -198,7 +235,7 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
       parseListQuery(spec, raw);
       const response = await client.list(toListRequest(principalOf(request).workspaceId, spec, raw), call(request, reply));
       return {
-        data: response.data.map(record),
+        data: response.data,
         next_cursor: response.page?.next_cursor || null,
         has_more: response.page?.has_more ?? false,
       };
@@ -206,7 +243,7 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
     async get(request, reply) {
       const id = pathId(request);
       noQuery(request);
-      return { data: record(await client.get({ workspace_id: principalOf(request).workspaceId, id }, call(request, reply))) };
+      return { data: await client.get({ workspace_id: principalOf(request).workspaceId, id }, call(request, reply)) };
     },
     async create(request, reply) {
       noQuery(request);
@@ -218,7 +255,7 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
         call(request, reply),
       );
       reply.status(201);
-      return { data: record(created) };
+      return { data: created };
     },
     async update(request, reply) {
       const id = pathId(request);
@@ -230,7 +267,7 @@ export function registerResourceRoutes(app: FastifyInstance, prefix: string, opt
         { workspace_id: principal.workspaceId, id, fields: toStruct(body as Record<string, unknown>), actor_user_id: principal.userId ?? '' },
         call(request, reply),
       );
-      return { data: record(updated) };
+      return { data: updated };
     },
     async delete(request, reply) {
       const id = pathId(request);

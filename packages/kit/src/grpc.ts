@@ -154,6 +154,11 @@ export interface CallOptions {
   parent?: grpc.ServerUnaryCall<unknown, unknown>;
   /** Receives the response headers of a successful call (e.g. the idempotent-replay marker). */
   onResponseMetadata?: (metadata: grpc.Metadata) => void;
+  /**
+   * Reads the response's bytes instead of the method's own deserializer (the gateway reads
+   * resource answers straight into records: @crm/proto's record-decoder).
+   */
+  deserialize?: (bytes: Buffer) => unknown;
 }
 
 const DEFAULT_DEADLINE_MS = 10_000;
@@ -167,22 +172,29 @@ export function unaryWithMetadata<Req, Res>(
 ): Promise<{ response: Res; metadata: grpc.Metadata }> {
   const fn = (client as unknown as Record<string, Function>)[method];
   if (typeof fn !== 'function') throw new Error(`no gRPC method ${method}`);
+  const definition = options.deserialize ? (client.constructor as { service?: grpc.ServiceDefinition }).service?.[method] : undefined;
+  if (options.deserialize && !definition) throw new Error(`no definition of gRPC method ${method}`);
   const callOptions: grpc.CallOptions = {
     deadline: Date.now() + (options.deadlineMs ?? remainingMs() ?? DEFAULT_DEADLINE_MS),
     ...(options.parent ? { parent: options.parent, propagate_flags: grpc.propagate.DEFAULTS } : {}),
   };
   return new Promise((resolve, reject) => {
     let metadata = new grpc.Metadata();
-    const call: grpc.ClientUnaryCall = fn.call(
-      client,
-      request,
-      options.metadata ?? new grpc.Metadata(),
-      callOptions,
-      (error: grpc.ServiceError | null, response: Res) => {
-        if (error) reject(fromServiceError(error));
-        else resolve({ response, metadata });
-      },
-    );
+    const done = (error: grpc.ServiceError | null, response?: Res) => {
+      if (error) reject(fromServiceError(error));
+      else resolve({ response: response as Res, metadata });
+    };
+    const call: grpc.ClientUnaryCall = definition
+      ? client.makeUnaryRequest(
+          definition.path,
+          definition.requestSerialize,
+          options.deserialize as (bytes: Buffer) => Res,
+          request,
+          options.metadata ?? new grpc.Metadata(),
+          callOptions,
+          done,
+        )
+      : fn.call(client, request, options.metadata ?? new grpc.Metadata(), callOptions, done);
     // Response headers arrive before the message, so they are known when the callback runs.
     call.on('metadata', (received: grpc.Metadata) => {
       metadata = received;
