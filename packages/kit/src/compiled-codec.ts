@@ -9,7 +9,7 @@ type Row = Record<string, unknown>;
  *
  * Why: a list answer maps every row three times, and a loop over the declaration that sets
  * `record[key]` is a keyed store of a changing shape per field. Measured on a page of 50 contacts,
- * the loops cost 2 to 9 times what the literals do (test/bench/README.md, "Where a list's time
+ * the loops cost 3 to 17 times what the literals do (test/bench/README.md, "Where a list's time
  * goes"). The field names are the declaration's (`defineResource` admits only `[a-z][a-z0-9_]*`),
  * written as quoted keys all the same.
  */
