@@ -35,22 +35,29 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
+/** Admitted timestamps inside one window, oldest first: an array, or the memory limiter's log. */
+export interface WindowLog {
+  readonly length: number;
+  /** The timestamp at `index` (0 is the oldest), for 0 ≤ index < length. */
+  at(index: number): number | undefined;
+}
+
 /** Sliding-window log over timestamps already pruned to the window; shared by the memory limiter. */
 export function decide(
   limits: RateLimits,
   now: number,
-  keyLog: number[],
-  workspaceLog: number[],
+  keyLog: WindowLog,
+  workspaceLog: WindowLog,
 ): { decision: RateDecision; record: boolean } {
   const keyFull = keyLog.length >= limits.keyLimit;
   const workspaceFull = workspaceLog.length >= limits.workspaceLimit;
   const admitted = !keyFull && !workspaceFull;
   const keyCount = keyLog.length + (admitted ? 1 : 0);
   const workspaceCount = workspaceLog.length + (admitted ? 1 : 0);
-  const newest = (log: number[]) => (admitted ? now : (log[log.length - 1] ?? now));
+  const newest = (log: WindowLog) => (admitted ? now : (log.at(log.length - 1) ?? now));
   // To admit one more, the entry at (count - limit) must leave: it is older than every entry that stays.
-  const waitFor = (log: number[], limit: number, window: number) =>
-    log.length >= limit ? log[log.length - limit]! + window - now : 0;
+  const waitFor = (log: WindowLog, limit: number, window: number) =>
+    log.length >= limit ? log.at(log.length - limit)! + window - now : 0;
   return {
     record: admitted,
     decision: {
