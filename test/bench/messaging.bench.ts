@@ -22,7 +22,7 @@ import { migrations as peopleMigrations } from '@crm/people';
 import { tokenIn } from '../support/mail';
 import { REPO_ROOT } from '../support/processes';
 import { startSmtpSink } from '../support/smtp-sink';
-import { DATABASE_URL, benchReport, dropBenchSchemas, measureLoad, startBenchStack } from './bench-stack';
+import { DATABASE_URL, benchReport, benchRequest, dropBenchSchemas, measureLoad, startBenchStack } from './bench-stack';
 import { seedContacts } from './contacts-seed';
 
 const SENDS = Number(process.env.BENCH_SENDS || 10_000);
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 
     // 1. Queued through the API, 10 clients, one send per contact (30 warm-up sends first).
     const queued = await measureLoad('POST /v1/sent_emails (queue a send)', { total: SENDS - 30, clients: 10, warmup: 30, expectStatus: 201 }, (i) =>
-      fetch(`${stack.baseUrl}/v1/sent_emails`, {
+      benchRequest(`${stack.baseUrl}/v1/sent_emails`, {
         method: 'POST',
         headers,
         body: JSON.stringify({
@@ -94,12 +94,12 @@ async function main(): Promise<void> {
     // 3. The open pixel, 50 clients, tokens of 1,000 different delivered messages in turn.
     const tokens = sink.received.slice(0, 1_000).map((m) => tokenIn(m.raw, 'o')!);
     const pixel = await measureLoad('GET /t/o/{token} (open pixel)', { total: PIXEL_REQUESTS, clients: 50, warmup: 500 }, (i) =>
-      fetch(`${stack.baseUrl}/t/o/${tokens[i % tokens.length]}`, { headers: { 'user-agent': HUMAN } }),
+      benchRequest(`${stack.baseUrl}/t/o/${tokens[i % tokens.length]}`, { headers: { 'user-agent': HUMAN } }),
     );
     record(`open pixel at 50 clients: ${pixel.rps.toFixed(0)} req/s, p50 ${pixel.p50.toFixed(1)} ms, p99 ${pixel.p99.toFixed(1)} ms, max ${pixel.max.toFixed(1)} ms`);
     // The floor of any route on this machine: the gateway's liveness answer (no authentication, no
     // service, no database) to the same 50 clients, right after.
-    const floor = await measureLoad('GET /healthz (the floor: no work at all)', { total: PIXEL_REQUESTS, clients: 50, warmup: 500 }, () => fetch(`${stack.baseUrl}/healthz`));
+    const floor = await measureLoad('GET /healthz (the floor: no work at all)', { total: PIXEL_REQUESTS, clients: 50, warmup: 500 }, () => benchRequest(`${stack.baseUrl}/healthz`));
     record(
       `floor, GET /healthz at 50 clients: ${floor.rps.toFixed(0)} req/s, p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms; ` +
         `pixel over floor: p99 ${(pixel.p99 / floor.p99).toFixed(2)}×, req/s ${(pixel.rps / floor.rps).toFixed(2)}×`,

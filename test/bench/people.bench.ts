@@ -32,7 +32,7 @@ import {
 import { contacts, poolContacts } from '@crm/people-contract';
 import { migrations } from '@crm/people';
 import { REPO_ROOT, runCrmJson } from '../support/processes';
-import { DATABASE_URL, type LoadResult, log, measureLoad, startBenchStack } from './bench-stack';
+import { DATABASE_URL, type LoadResponse, type LoadResult, benchRequest, log, measureLoad, startBenchStack } from './bench-stack';
 import { SEED_SIZES, SEED_VERSION, seedPeople } from './people-seed';
 
 const SCHEMA = process.env.BENCH_SCHEMA || 'bench_people';
@@ -213,7 +213,7 @@ interface PlanNode {
 
 type Result = LoadResult;
 
-const measure = (name: string, total: number, request: (i: number, client: number) => Promise<Response>, expectStatus = 200, warmup = 30): Promise<Result> =>
+const measure = (name: string, total: number, request: (i: number, client: number) => Promise<LoadResponse>, expectStatus = 200, warmup = 30): Promise<Result> =>
   measureLoad(name, { total, clients: CLIENTS, warmup, expectStatus }, request);
 
 async function main(): Promise<void> {
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
   const ratios: string[] = [];
   const benchPools: string[] = [];
   const auth = { authorization: `Bearer ${state.key}` };
-  const get = (pathAndQuery: string) => fetch(`${stack.baseUrl}${pathAndQuery}`, { headers: auth });
+  const get = (pathAndQuery: string) => benchRequest(`${stack.baseUrl}${pathAndQuery}`, { headers: auth });
   try {
     const probe = await get('/v1/contacts?limit=1');
     if (probe.status !== 200) throw new Error(`the bench key does not work (HTTP ${probe.status}); run with --reseed`);
@@ -303,7 +303,7 @@ async function main(): Promise<void> {
     const batches = Array.from({ length: BULK_REQUESTS + 30 }, (_, i) => ids.slice(i * 500, i * 500 + 500).map((r) => r.id));
     let batch = 0;
     const bulk = (method: 'POST' | 'DELETE', client: number, contactIds: string[]) =>
-      fetch(`${stack.baseUrl}/v1/pools/${benchPools[client]}/members`, {
+      benchRequest(`${stack.baseUrl}/v1/pools/${benchPools[client]}/members`, {
         method,
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ contact_ids: contactIds }),

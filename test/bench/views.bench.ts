@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { createCursorCodec, createPgClient, queryFingerprint, runMigrations } from '@crm/kit';
 import { migrations as peopleMigrations } from '@crm/people';
 import { REPO_ROOT } from '../support/processes';
-import { DATABASE_URL, benchReport, dropBenchSchemas, log, measureLoad, quantile, startBenchStack } from './bench-stack';
+import { DATABASE_URL, benchReport, benchRequest, dropBenchSchemas, log, measureLoad, quantile, startBenchStack } from './bench-stack';
 import { seedContacts } from './contacts-seed';
 
 const ROWS = Number(process.env.BENCH_LEDGER_ROWS || 100_000);
@@ -91,10 +91,10 @@ async function main(): Promise<void> {
     const headers = { authorization: `Bearer ${key}` };
     // The baseline: a plain get through the same gateway.
     const plainAlone = await measureLoad('GET /v1/contacts/{id} (baseline, 1 client)', { total: REQUESTS, clients: 1, warmup: 300 }, () =>
-      fetch(`${stack.baseUrl}/v1/contacts/${contactId}`, { headers }),
+      benchRequest(`${stack.baseUrl}/v1/contacts/${contactId}`, { headers }),
     );
     const plain = await measureLoad('GET /v1/contacts/{id} (baseline, 10 clients)', { total: REQUESTS, clients: 10, warmup: 100 }, () =>
-      fetch(`${stack.baseUrl}/v1/contacts/${contactId}`, { headers }),
+      benchRequest(`${stack.baseUrl}/v1/contacts/${contactId}`, { headers }),
     );
     record(
       `baseline, a contact by id: 1 client p50 ${plainAlone.p50.toFixed(1)} ms p99 ${plainAlone.p99.toFixed(1)} ms; ` +
@@ -103,8 +103,8 @@ async function main(): Promise<void> {
     // 1. Performance, each window: its latency at one client (the target), its throughput at ten.
     for (const window of ['24h', '7d', '30d', '90d']) {
       const url = `${stack.baseUrl}/v1/users/${user.id}/performance?window=${window}`;
-      const alone = await measureLoad(`GET /v1/users/{id}/performance?window=${window} (1 client)`, { total: REQUESTS, clients: 1, warmup: 100 }, () => fetch(url, { headers }));
-      const loaded = await measureLoad(`GET /v1/users/{id}/performance?window=${window} (10 clients)`, { total: REQUESTS, clients: 10, warmup: 100 }, () => fetch(url, { headers }));
+      const alone = await measureLoad(`GET /v1/users/{id}/performance?window=${window} (1 client)`, { total: REQUESTS, clients: 1, warmup: 100 }, () => benchRequest(url, { headers }));
+      const loaded = await measureLoad(`GET /v1/users/{id}/performance?window=${window} (10 clients)`, { total: REQUESTS, clients: 10, warmup: 100 }, () => benchRequest(url, { headers }));
       record(
         `performance ${window.padEnd(3)}: 1 client p50 ${alone.p50.toFixed(1)} ms p99 ${alone.p99.toFixed(1)} ms; ` +
           `10 clients p50 ${loaded.p50.toFixed(1)} ms p99 ${loaded.p99.toFixed(1)} ms ${loaded.rps.toFixed(0)} req/s`,
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
 
     // 2. The timeline: first page, and a page DEEP rows in (its cursor minted with the service's secret).
     const first = await measureLoad('GET /v1/contacts/{id}/timeline (first page)', { total: REQUESTS, clients: 10, warmup: 100 }, () =>
-      fetch(`${stack.baseUrl}/v1/contacts/${contactId}/timeline?limit=50`, { headers }),
+      benchRequest(`${stack.baseUrl}/v1/contacts/${contactId}/timeline?limit=50`, { headers }),
     );
     const { rows: deep } = await db.query<{ occurred_at: Date; id: string }>(
       `SELECT occurred_at, id FROM engagement_ledger WHERE workspace_id = $1::uuid AND contact_id = $2::uuid ORDER BY occurred_at DESC, id DESC OFFSET $3 LIMIT 1`,
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
       id: deep[0]!.id,
     });
     const deepPage = await measureLoad(`GET /v1/contacts/{id}/timeline (${DEEP.toLocaleString('en')} rows deep)`, { total: REQUESTS, clients: 10, warmup: 100 }, () =>
-      fetch(`${stack.baseUrl}/v1/contacts/${contactId}/timeline?limit=50&cursor=${cursor}`, { headers }),
+      benchRequest(`${stack.baseUrl}/v1/contacts/${contactId}/timeline?limit=50&cursor=${cursor}`, { headers }),
     );
     record(
       `timeline at 10 clients: first page p50 ${first.p50.toFixed(1)} ms p99 ${first.p99.toFixed(1)} ms; ${DEEP.toLocaleString('en')} rows deep p50 ${deepPage.p50.toFixed(1)} ms p99 ${deepPage.p99.toFixed(1)} ms (deep/first p50 ${(deepPage.p50 / first.p50).toFixed(2)}×)`,
