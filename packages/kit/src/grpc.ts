@@ -195,7 +195,8 @@ export function unaryWithMetadata<Req, Res>(
     let settle: { resolve: typeof resolve; reject: typeof reject } | undefined = { resolve, reject };
     let metadata = new grpc.Metadata();
     const done = (error: grpc.ServiceError | null, answer?: Answer) => {
-      const settled = settle!;
+      const settled = settle;
+      if (!settled) return;
       settle = undefined;
       if (error) return settled.reject(fromServiceError(error));
       const response = answer!.value as Res;
