@@ -159,8 +159,8 @@ const benchAgent = new http.Agent({ keepAlive: true });
  * load loops use it rather than `fetch`: the load generator runs on the two cores it measures, and
  * `fetch` (undici, with WHATWG streams) cost it 0.31 to 0.33 ms of CPU per request against 0.07 ms
  * for `node:http`, in one run of 20,000 requests of a 5 KB JSON answer at 10 clients
- * (test/bench/README.md, "Profiles"). Every millisecond the client spends is taken from the
- * gateway, the services and Postgres.
+ * (test/bench/README.md, people: "What the gateway kept, and the load generator's own cost"). Every
+ * millisecond the client spends is taken from the gateway, the services and Postgres.
  */
 export function benchRequest(
   url: string,
