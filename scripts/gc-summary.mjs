@@ -18,6 +18,8 @@ const last = Number(args.find((a) => a.startsWith('--last='))?.split('=')[1] ?? 
 
 /** One `--trace-gc-nvp` line as its name=value pairs. */
 const fieldsOf = (line) => Object.fromEntries([...line.matchAll(/(\w+)=([^\s]+)/g)].map(([, k, v]) => [k, v]));
+const sum = (rows, key) => rows.reduce((total, row) => total + Number(row[key] ?? 0), 0);
+const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 for (const file of files) {
   console.log(file);
   const collections = readFileSync(file, 'utf8')
@@ -27,8 +29,6 @@ for (const file of files) {
   let scavenges = collections.filter((c) => c.gc === 's');
   if (last > 0) scavenges = scavenges.slice(-last);
   const full = collections.filter((c) => c.gc === 'mc' || c.gc === 'ms');
-  const sum = (rows, key) => rows.reduce((total, row) => total + Number(row[key] ?? 0), 0);
-  const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
   const allocated = sum(scavenges, 'allocated');
   const survived = sum(scavenges, 'new_space_survived');
   console.log(

@@ -173,8 +173,10 @@ export function benchRequest(
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
       response.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: response.statusCode!, text: async () => body, json: async <T>() => JSON.parse(body) as T });
+        // Decoded when asked: bench:gateway only looks at the status.
+        let body: string | undefined;
+        const text = async () => (body ??= Buffer.concat(chunks).toString('utf8'));
+        resolve({ status: response.statusCode!, text, json: async <T>() => JSON.parse(await text()) as T });
       });
     });
     request.on('error', reject);

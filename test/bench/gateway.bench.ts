@@ -18,7 +18,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
@@ -27,7 +26,7 @@ import { contacts } from '@crm/people-contract';
 import { loadPeople } from '@crm/proto';
 import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
 import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from '../support/processes';
-import { profileArgs } from './bench-stack';
+import { benchRequest, profileArgs } from './bench-stack';
 
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -70,17 +69,13 @@ async function measure(clients: number, requests: number, call: () => Promise<vo
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: requests / seconds };
 }
 
+/** GETs of `pathname` on `baseUrl` with the key, kept-alive; anything but 200 fails the run. */
 function httpGetter(baseUrl: string, key: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-  const { hostname, port } = new URL(baseUrl);
-  return (pathname: string) =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.get({ hostname, port, path: pathname, agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode} for ${pathname}`))));
-      });
-      req.on('error', reject);
-    });
+  const headers = { authorization: `Bearer ${key}` };
+  return async (pathname: string): Promise<void> => {
+    const { status } = await benchRequest(`${baseUrl}${pathname}`, { headers });
+    if (status !== 200) throw new Error(`HTTP ${status} for ${pathname}`);
+  };
 }
 
 /** The request path's targets, as ratios measured in one run (issue: the request path's own cost). */
