@@ -20,8 +20,11 @@ import { createPgliteClient } from '../sql';
  *   `workspace_id` and (for custom fields) `custom`; nothing else.
  * - indexes: per sort key, one leading (workspace_id, key, id); per filter, one leading
  *   (workspace_id, filter, time field, id), so a filtered list in the default order is a seek
- *   (`svc_uid` is served by its unique index); the primary key leads with workspace_id unless the
- *   context still has tables keyed by id alone (DESIGN.md, Tenancy in every key).
+ *   (`svc_uid` is served by its unique index). A filter on a foreign key to another table's
+ *   single-column primary key may be served by (filter, time field, id) instead: such an id is
+ *   unique across workspaces, so the seek reads only the rows of the one record it names, and that
+ *   index is the one the foreign key's checks need anyway. The primary key leads with workspace_id unless the context
+ *   still has tables keyed by id alone (DESIGN.md, Tenancy in every key).
  */
 export interface ParityOptions {
   api: ContextApi<any, readonly ResourceRoute[]>;
@@ -116,7 +119,8 @@ interface Column {
   is_nullable: 'YES' | 'NO';
 }
 
-async function tableProblems(
+/** One table's disagreements with its declaration (exported for its own test). */
+export async function tableProblems(
   query: <R>(text: string, params?: unknown[]) => Promise<R[]>,
   spec: ResourceSpec,
   legacyPrimaryKey: boolean,
@@ -189,11 +193,24 @@ async function tableProblems(
     const column = queryColumn(spec, key);
     if (!leads(['workspace_id', column, 'id'])) problems.push(`${where} has no index (workspace_id, ${column}, id) for sort key ${key}`);
   }
+  const globalReferences = new Set(
+    (
+      await query<{ column: string }>(
+        `SELECT a.attname AS column
+           FROM pg_constraint f
+           JOIN pg_constraint k ON k.conrelid = f.confrelid AND k.contype = 'p' AND k.conkey = f.confkey
+           JOIN pg_attribute a ON a.attrelid = f.conrelid AND a.attnum = f.conkey[1]
+          WHERE f.contype = 'f' AND cardinality(f.conkey) = 1
+            AND f.conrelid = (current_schema() || '.' || $1)::regclass`,
+        [spec.table],
+      )
+    ).map((row) => row.column),
+  );
   for (const filter of filterKeys(spec)) {
     const column = queryColumn(spec, filter);
     if (filter === 'svc_uid') {
       if (!leads(['workspace_id', 'svc_uid'])) problems.push(`${where} has no index (workspace_id, svc_uid) for its svc_uid filter`);
-    } else if (!leads(['workspace_id', column, time, 'id'])) {
+    } else if (!leads(['workspace_id', column, time, 'id']) && !(globalReferences.has(column) && leads([column, time, 'id']))) {
       problems.push(`${where} has no index (workspace_id, ${column}, ${time}, id) for filter ${filter}`);
     }
   }
