@@ -23,8 +23,8 @@ import { createPgliteClient } from '../sql';
  *   (`svc_uid` is served by its unique index). A filter on a foreign key to another table's
  *   single-column primary key may be served by (filter, time field, id) instead: such an id is
  *   unique across workspaces, so the seek reads only the rows of the one record it names, and that
- *   index is the one the foreign key's checks need anyway. The primary key leads with workspace_id unless the context
- *   still has tables keyed by id alone (DESIGN.md, Tenancy in every key).
+ *   index is the one the foreign key's checks need anyway. The primary key leads with workspace_id
+ *   unless the context still has tables keyed by id alone (DESIGN.md, Tenancy in every key).
  */
 export interface ParityOptions {
   api: ContextApi<any, readonly ResourceRoute[]>;
@@ -193,6 +193,7 @@ export async function tableProblems(
     const column = queryColumn(spec, key);
     if (!leads(['workspace_id', column, 'id'])) problems.push(`${where} has no index (workspace_id, ${column}, id) for sort key ${key}`);
   }
+  // Columns whose single-column foreign key names a primary key: ids unique across workspaces.
   const globalReferences = new Set(
     (
       await query<{ column: string }>(
