@@ -204,7 +204,7 @@ export const migrations: Migration[] = [
   },
   {
     // One index fewer to write per membership: 006's (workspace_id, contact_id, added_at, id) and
-    // 002's (contact_id, added_at, id) gave the same seek for `?contact_id=` (a contact id is unique
+    // 003's (contact_id, added_at, id) gave the same seek for `?contact_id=` (a contact id is unique
     // across workspaces; the workspace is checked on the rows it finds), and the foreign key's
     // checks need the one led by the contact. Both indexes are random writes (the members a call
     // adds are scattered over the contacts): a 500-id bulk add spent about 2.4 of its 16 ms in
