@@ -1,6 +1,7 @@
-import { CrmError, type ServiceClient } from '@crm/kit';
+import { CrmError, type ServiceClient, untraced } from '@crm/kit';
 import type { MessagingServiceDefinition } from '@crm/proto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createCallBatches } from './call-batches';
 
 /**
  * The public, unauthenticated paths of tracking and unsubscribing (DESIGN.md, Messaging: tracking
@@ -8,8 +9,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * messaging verifies it, and a forged or unknown one is 404 with nothing recorded. A token that
  * cannot be one (wrong characters or length) is refused here without a call.
  *
- * - `GET|HEAD /t/o/{token}`: a 1×1 GIF, never cached; an open that cannot be recorded (messaging
- *   briefly down) still gets its image, since a broken image helps nobody.
+ * - `GET|HEAD /t/o/{token}`: a 1×1 GIF, never cached, answered once the open is committed; an open
+ *   that cannot be recorded (messaging briefly down) still gets its image, since a broken image
+ *   helps nobody. Opens that arrive while one call is under way go to messaging together in the
+ *   next (`RecordOpens`, one transaction), so a campaign's burst of opens costs a few calls.
  * - `GET|HEAD /t/c/{token}`: 302 to the link's target.
  * - `GET /u/{token}`: a confirmation page that changes nothing (link scanners fetch URLs);
  *   `POST /u/{token}` with `List-Unsubscribe=One-Click` (RFC 8058: the mail client's one-click
@@ -17,6 +20,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  */
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
+/** Opens per RecordOpens call at most (messaging takes up to 1,000). */
+const OPENS_PER_CALL = 500;
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -51,16 +56,25 @@ export function registerTrackingRoutes(app: FastifyInstance, messaging: ServiceC
       { deadlineMs },
     );
 
+  // A batch serves many requests' traces, so its call is untraced (as kit's group commit is); each
+  // request's own span still records its answer.
+  const opens = createCallBatches<{ token: string; user_agent: string; method: string }, boolean>({
+    limit: OPENS_PER_CALL,
+    call: async (batch) => (await untraced(() => messaging.call('RecordOpens', { opens: batch }, { deadlineMs }))).recorded ?? [],
+  });
+
   app.route({
     method: ['GET', 'HEAD'],
     url: '/t/o/:token',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = tokenOf(request);
+      let recorded = true;
       try {
-        await record('open', request);
+        recorded = await opens.add({ token, user_agent: String(request.headers['user-agent'] ?? '').slice(0, 1_000), method: request.method });
       } catch (error) {
-        if (error instanceof CrmError && error.code === 'not_found') throw error;
         request.log.warn({ err: error }, 'open could not be recorded');
       }
+      if (!recorded) throw new CrmError('not_found', 'no such tracking link');
       return reply.header('Cache-Control', 'no-store, no-cache, must-revalidate, private').type('image/gif').send(GIF);
     },
   });

@@ -90,4 +90,42 @@ describe.each(sqlBackends())('group commit on $name', (backend) => {
       expect(row?.headers.traceparent?.split('-')[1]).toBe(traceId);
     }
   });
+
+  test('a whole-group writer gets each group at once; addAll puts its items in one group, each settled on its own', async () => {
+    const groups: number[][] = [];
+    const group = createGroupCommit<{ id: string; n: number }>({
+      db,
+      writeAll: async (tx, items) => {
+        groups.push(items.map((i) => i.n));
+        await tx.query(`INSERT INTO facts (id, n, tx) SELECT id, n, txid_current() FROM unnest($1::uuid[], $2::int[]) AS t(id, n)`, [
+          items.map((i) => i.id),
+          items.map((i) => i.n),
+        ]);
+        return items.map(({ id }) => [newEvent(PeopleEvents.ContactCreated, workspace, { id })]);
+      },
+      order: (a, b) => a.n - b.n,
+      limit: 30,
+    });
+    const items = Array.from({ length: 40 }, (_, n) => ({ id: newId(), n: 100 + ((n * 7) % 40) }));
+    const settled = await group.addAll(items);
+    expect(settled.every((s) => s.status === 'fulfilled')).toBe(true);
+    // Two groups (the limit), each in the order given, none of them the first item alone.
+    expect(groups.map((g) => g.length)).toEqual([30, 10]);
+    for (const g of groups) expect(g).toEqual([...g].sort((a, b) => a - b));
+    const { rows } = await db.query<{ transactions: number; written: number }>(
+      `SELECT count(DISTINCT tx)::int AS transactions, count(*)::int AS written FROM facts WHERE id = ANY($1::uuid[])`,
+      [items.map((i) => i.id)],
+    );
+    expect(rows[0]).toEqual({ transactions: 2, written: 40 });
+    const { rows: events } = await db.query(`SELECT 1 FROM outbox WHERE payload->'data'->>'id' = ANY($1::text[])`, [items.map((i) => i.id)]);
+    expect(events).toHaveLength(40);
+
+    // A group that fails is written one item at a time: only the failing item is refused.
+    groups.length = 0;
+    const mixed = [{ id: newId(), n: 200 }, { id: newId(), n: -5 }, { id: newId(), n: 201 }];
+    const outcome = await group.addAll(mixed);
+    expect(outcome.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(groups).toEqual([[-5, 200, 201], [-5], [200], [201]]);
+    expect((await db.query(`SELECT 1 FROM facts WHERE id = ANY($1::uuid[])`, [mixed.map((i) => i.id)])).rows).toHaveLength(2);
+  });
 });

@@ -12,12 +12,30 @@ import { untraced } from './tracing';
 export interface GroupCommit<T> {
   /** Writes `item` in the next group; resolves once that group has committed. */
   add(item: T): Promise<void>;
+  /**
+   * Writes `items` in the next group (the next groups, past `limit`), each settled as `add` settles
+   * it: one that fails alone does not fail the others.
+   */
+  addAll(items: readonly T[]): Promise<PromiseSettledResult<void>[]>;
 }
 
-export interface GroupCommitOptions<T> {
+export type GroupCommitOptions<T> = GroupCommitShared<T> &
+  (
+    | {
+        /** One item's writes in the group's transaction; the events they publish. */
+        write: (tx: SqlQueryable, item: T) => Promise<CrmEvent[]>;
+      }
+    | {
+        /**
+         * The whole group's writes in its transaction, in few statements whatever its size; the
+         * events each item publishes, in the items' order.
+         */
+        writeAll: (tx: SqlQueryable, items: readonly T[]) => Promise<CrmEvent[][]>;
+      }
+  );
+
+interface GroupCommitShared<T> {
   db: SqlClient;
-  /** One item's writes in the group's transaction; the events they publish. */
-  write: (tx: SqlQueryable, item: T) => Promise<CrmEvent[]>;
   /**
    * The order a group is written in, so two groups (two replicas) take shared rows in the same
    * order and cannot deadlock on each other.
@@ -49,11 +67,19 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
     const events = await untraced(() =>
       options.db.transaction(async (tx) => {
         const written: CrmEvent[] = [];
-        for (const { item, trace } of group) {
-          const events = await options.write(tx, item);
-          for (const event of events) traceOf.set(event.id, trace);
-          written.push(...events);
-        }
+        const eventsOf =
+          'writeAll' in options
+            ? await options.writeAll(
+                tx,
+                group.map((w) => w.item),
+              )
+            : await sequentially(group, (w) => options.write(tx, w.item));
+        group.forEach(({ trace }, i) => {
+          for (const event of eventsOf[i] ?? []) {
+            traceOf.set(event.id, trace);
+            written.push(event);
+          }
+        });
         await writeOutbox(tx, written, (event) => traceOf.get(event.id));
         return written;
       }),
@@ -89,12 +115,29 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
     }
   }
 
+  const enqueue = (item: T, trace: Record<string, string>) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ item, trace, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+
   return {
     add(item) {
-      return new Promise<void>((resolve, reject) => {
-        waiting.push({ item, trace: captureTraceContext(), settle: (error) => (error === undefined ? resolve() : reject(error)) });
-        if (!draining) void drain();
-      });
+      const written = enqueue(item, captureTraceContext());
+      if (!draining) void drain();
+      return written;
+    },
+    addAll(items) {
+      const trace = captureTraceContext();
+      // Every item waits before the drain starts, so they go in one group rather than the first alone.
+      const written = items.map((item) => enqueue(item, trace));
+      if (!draining) void drain();
+      return Promise.allSettled(written);
     },
   };
+}
+
+async function sequentially<W, R>(items: readonly W[], run: (item: W) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const item of items) results.push(await run(item));
+  return results;
 }

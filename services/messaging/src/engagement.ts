@@ -2,7 +2,7 @@ import { type Clock, type CrmEvent, type SqlClient, createGroupCommit, writeOutb
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
 import { type TrackingTokens, detectBot } from './mail';
 import { uncountBotEvents } from './ledger';
-import { type EngagementInput, type SendRow, findSend, recordEmailEvent, sendLockOrder, suppress } from './records';
+import { type EngagementInput, type SendRow, findSend, findSends, recordEmailEvent, recordEmailEvents, sendLockOrder, suppress } from './records';
 
 /**
  * What the gateway's public tracking paths record (DESIGN.md, Messaging: tracking): an open
@@ -25,9 +25,25 @@ export interface EngagementResult {
   isBot: boolean;
 }
 
+/** One open of a batch the gateway gathered (its pixel requests that arrived together). */
+export interface OpenHit {
+  token: string;
+  userAgent?: string;
+  method?: string;
+}
+
 export interface Engagement {
   record(request: EngagementRequest): Promise<EngagementResult>;
+  /**
+   * Records a batch of opens as `record` records each, in one group commit: whether each was
+   * recorded, in order (false for a token that is forged or names no send: nothing recorded for it).
+   * Resolves once every recorded open is committed; rejects if any of them could not be.
+   */
+  recordOpens(hits: readonly OpenHit[]): Promise<boolean[]>;
 }
+
+/** Opens in one batch at most (the gateway sends fewer). */
+export const MAX_OPENS_PER_BATCH = 1_000;
 
 /** How far back earlier clicks count towards a burst (DEFAULT_BOT_RULES' window, with room). */
 const RECENT_CLICKS_MS = 10_000;
@@ -35,14 +51,20 @@ const RECENT_CLICKS_MS = 10_000;
 export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; clock: Clock; afterCommit: () => void }): Engagement {
   const { db, tokens, clock } = deps;
   const unknown = () => new MessagingError(MessagingErrorCode.UnknownToken, 'no such tracking link');
-  // Opens are the pixel's, the hot path of a campaign: recorded in groups (kit's group commit), each
-  // answered once its group committed. Clicks and unsubscribes read what came before them, one by one.
+  // Opens are the pixel's, the hot path of a campaign: recorded in groups (kit's group commit) of a
+  // few statements whatever their size, each answered once its group committed. Clicks and
+  // unsubscribes read what came before them, one by one.
   const opens = createGroupCommit<{ send: SendRow; input: EngagementInput }>({
     db,
-    write: async (tx, { send, input }) => (await recordEmailEvent(tx, send, input)).events,
+    writeAll: async (tx, items) => (await recordEmailEvents(tx, items)).map((recorded) => recorded.events),
     order: (a, b) => sendLockOrder(a.send, b.send),
+    limit: MAX_OPENS_PER_BATCH,
     afterCommit: deps.afterCommit,
   });
+  const openOf = (send: SendRow, hit: { userAgent?: string; method?: string }, now: Date) => {
+    const { isBot } = detectBot({ type: 'open', userAgent: hit.userAgent ?? null, method: hit.method, deliveredAt: send.sent_at ? new Date(send.sent_at) : null }, now);
+    return { send, input: { type: 'open' as const, occurredAt: now, isBot, url: null, userAgent: hit.userAgent } };
+  };
 
   return {
     async record(request) {
@@ -67,9 +89,9 @@ export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; 
 
       const now = clock.now();
       if (claim.kind === 'open') {
-        const { isBot } = detectBot({ type: 'open', userAgent: request.userAgent ?? null, method: request.method, deliveredAt: send.sent_at ? new Date(send.sent_at) : null }, now);
-        await opens.add({ send, input: { type: 'open', occurredAt: now, isBot, url: null, userAgent: request.userAgent } });
-        return { url, isBot };
+        const open = openOf(send, request, now);
+        await opens.add(open);
+        return { url, isBot: open.input.isBot };
       }
       let isBot = false;
       const events: CrmEvent[] = await db.transaction(async (tx) => {
@@ -122,6 +144,18 @@ export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; 
       });
       if (events.length) deps.afterCommit();
       return { url, isBot };
+    },
+
+    async recordOpens(hits) {
+      if (hits.length > MAX_OPENS_PER_BATCH) throw new RangeError(`at most ${MAX_OPENS_PER_BATCH} opens in one batch, not ${hits.length}`);
+      const claims = hits.map((hit) => tokens.verify('open', hit.token));
+      const sends = await findSends(db, claims.flatMap((claim) => (claim ? [claim.sentEmailId] : [])));
+      const now = clock.now();
+      const found = claims.map((claim) => (claim ? sends.get(claim.sentEmailId) : undefined));
+      const settled = await opens.addAll(found.flatMap((send, i) => (send ? [openOf(send, hits[i]!, now)] : [])));
+      const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      return found.map((send) => send !== undefined);
     },
   };
 }

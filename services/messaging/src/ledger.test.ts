@@ -7,7 +7,7 @@ import { expectEventually } from '../../../packages/kit/src/testing/expect-event
 import { TEST_DATABASE_URL } from '../../../packages/kit/src/testing/reachability';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
-import { type LedgerMetric, readPerformance, recordLedger } from './ledger';
+import { type LedgerMetric, readPerformance, recordLedger, recordLedgerEntries } from './ledger';
 import { type MessagingHarness, openMessaging } from './testing/harness';
 
 jest.setTimeout(60_000);
@@ -182,6 +182,80 @@ describe.each(sqlBackends())('the engagement ledger on $name', (backend) => {
         },
       ),
       { numRuns: backend.name === 'postgres' ? 60 : 25 },
+    );
+  });
+
+  test('facts recorded in batches are recorded as one by one: the rows, their text, and each email counted once (generated batches)', async () => {
+    const EMAIL: LedgerMetric[] = ['emails_opened', 'emails_clicked', 'emails_replied'];
+    const sends = [randomUUID(), randomUUID(), randomUUID()];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            metric: fc.option(fc.constantFrom(...EMAIL, 'calls_placed' as const), { nil: undefined }),
+            send: fc.option(fc.constantFrom(...sends), { nil: undefined }),
+            minutesAgo: fc.integer({ min: 0, max: 120 }),
+            // Text that array parameters must carry intact: quotes, braces, commas, backslashes, NULL-like words.
+            summary: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('"quoted", {braced}', 'back\\slash', 'NULL', '', 'ünïcødé ✓')),
+            url: fc.option(fc.constantFrom('https://example.com/a?b="c"', 'x,y{z}'), { nil: undefined }),
+            seconds: fc.integer({ min: 0, max: 600 }),
+          }),
+          { minLength: 1, maxLength: 30 },
+        ),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 30 }),
+        async (rows, cuts) => {
+          const userId = randomUUID();
+          const now = new Date();
+          const entries = rows.map((row) => ({
+            workspaceId: h.workspaceId,
+            entry: {
+              kind: 'email_event' as const,
+              sourceId: randomUUID(),
+              contactId: null,
+              userId,
+              occurredAt: new Date(now.getTime() - row.minutesAgo * 60_000),
+              summary: row.summary,
+              payload: { url: row.url ?? null, note: row.summary },
+              metric: row.metric,
+              talkSeconds: row.seconds,
+              // Unique per run, so earlier runs' claims do not count.
+              ...(row.send && row.metric && row.metric !== 'calls_placed' ? { oncePerSend: `${userId.slice(0, 24)}${row.send.slice(24)}` } : {}),
+            },
+          }));
+          // In batches of the generated sizes.
+          await h.db.transaction(async (tx) => {
+            let at = 0;
+            for (const cut of [...cuts, entries.length]) {
+              if (at >= entries.length) break;
+              await recordLedgerEntries(tx, entries.slice(at, at + cut));
+              at += cut;
+            }
+          });
+          const { rows: stored } = await h.db.query<{ source_id: string; summary: string; payload: Record<string, unknown>; metric: string | null }>(
+            `SELECT source_id, summary, payload, metric FROM engagement_ledger WHERE workspace_id = $1 AND user_id = $2`,
+            [h.workspaceId, userId],
+          );
+          const bySource = new Map(stored.map((r) => [r.source_id, r]));
+          // One by one, in order: a once-per-send metric counts for the first of its send only.
+          const claimed = new Set<string>();
+          for (const { entry } of entries) {
+            const row = bySource.get(entry.sourceId)!;
+            expect(row.summary).toBe(entry.summary);
+            expect(row.payload).toEqual(entry.payload);
+            const key = entry.oncePerSend ? `${entry.oncePerSend}/${entry.metric}` : undefined;
+            const counts = entry.metric !== undefined && (key === undefined || !claimed.has(key));
+            if (key) claimed.add(key);
+            expect(row.metric).toBe(counts ? entry.metric : null);
+          }
+          const got = await readPerformance(h.db, h.workspaceId, userId, '24h', new Date(now.getTime() + 1));
+          for (const metric of [...EMAIL, 'calls_placed' as const]) {
+            expect(got[metric]).toBe(stored.filter((r) => r.metric === metric).length);
+          }
+          const talk = entries.filter(({ entry }) => bySource.get(entry.sourceId)!.metric === 'calls_placed').reduce((sum, { entry }) => sum + entry.talkSeconds, 0);
+          expect(got.call_talk_seconds).toBe(talk);
+        },
+      ),
+      { numRuns: backend.name === 'postgres' ? 40 : 20 },
     );
   });
 });

@@ -34,45 +34,74 @@ export interface LedgerEntry {
 const METRICS: readonly LedgerMetric[] = PERFORMANCE_COUNTERS.filter((c): c is LedgerMetric => c !== 'call_talk_seconds');
 const EPOCH = `TIMESTAMPTZ '2000-01-01 00:00:00+00'`;
 
-// One statement: the once-per-send claim, the row (nothing on a repeated fact), and its hour's counters.
+// One statement for any number of facts, each with its workspace: the once-per-send claims, the rows
+// (nothing for a fact already recorded) and their hours' counters. Where two facts of one batch claim
+// the same send's metric, the first in the batch has it. Claims and counters are taken in key order,
+// so two batches that share rows take them in the same order and cannot deadlock.
 const RECORD_SQL = `
-  WITH first AS (
+  WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::uuid[], $7::uuid[], $8::timestamptz[],
+                         $9::text[], $10::text[], $11::text[], $12::uuid[], $13::int[])
+      WITH ORDINALITY AS t(workspace_id, id, kind, source_id, action, contact_id, user_id, occurred_at, summary, metric, payload,
+                           once_per_send, talk_seconds, ord)
+  ), claims AS (
+    SELECT DISTINCT ON (workspace_id, once_per_send, metric) workspace_id, once_per_send, metric, ord
+      FROM input WHERE once_per_send IS NOT NULL AND metric IS NOT NULL
+     ORDER BY workspace_id, once_per_send, metric, ord
+  ), first AS (
     INSERT INTO engagement_firsts (workspace_id, sent_email_id, metric)
-    SELECT $1::uuid, $12::uuid, $10::text WHERE $12::uuid IS NOT NULL AND $10::text IS NOT NULL
-    ON CONFLICT DO NOTHING RETURNING metric
-  ), counted AS (
-    SELECT CASE WHEN $12::uuid IS NULL THEN $10::text ELSE (SELECT metric FROM first) END AS metric
+    SELECT workspace_id, once_per_send, metric FROM claims ORDER BY workspace_id, once_per_send, metric
+    ON CONFLICT DO NOTHING RETURNING workspace_id, sent_email_id, metric
+  ), won AS (
+    SELECT c.ord, c.metric FROM claims c
+      JOIN first f ON f.workspace_id = c.workspace_id AND f.sent_email_id = c.once_per_send AND f.metric = c.metric
   ), fact AS (
     INSERT INTO engagement_ledger (workspace_id, id, kind, source_id, action, contact_id, user_id, occurred_at, summary, payload, metric, talk_seconds)
-    SELECT $1::uuid, $2::uuid, $3, $4::uuid, $5, $6::uuid, $7::uuid, $8::timestamptz, $9, $11::jsonb, counted.metric,
-           CASE WHEN counted.metric = 'calls_placed' THEN $13::int ELSE 0 END
-      FROM counted
+    SELECT i.workspace_id, i.id, i.kind, i.source_id, i.action, i.contact_id, i.user_id, i.occurred_at, i.summary, i.payload::jsonb, m.metric,
+           CASE WHEN m.metric = 'calls_placed' THEN i.talk_seconds ELSE 0 END
+      FROM input i
+      LEFT JOIN won ON won.ord = i.ord
+      CROSS JOIN LATERAL (SELECT CASE WHEN i.once_per_send IS NULL THEN i.metric ELSE won.metric END AS metric) m
+     ORDER BY i.ord
     ON CONFLICT (workspace_id, kind, source_id, action) DO NOTHING
-    RETURNING user_id, occurred_at, metric, talk_seconds
+    RETURNING workspace_id, user_id, occurred_at, metric, talk_seconds
   )
   INSERT INTO engagement_hourly AS h (workspace_id, user_id, hour, ${METRICS.join(', ')}, call_talk_seconds)
-  SELECT $1::uuid, user_id, date_bin('1 hour', occurred_at, ${EPOCH}), ${METRICS.map((m) => `(metric = '${m}')::int`).join(', ')}, talk_seconds
+  SELECT workspace_id, user_id, date_bin('1 hour', occurred_at, ${EPOCH}) AS hour, ${METRICS.map((m) => `count(*) FILTER (WHERE metric = '${m}')`).join(', ')},
+         sum(talk_seconds)
     FROM fact WHERE user_id IS NOT NULL AND metric IS NOT NULL
+   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT (workspace_id, user_id, hour) DO UPDATE SET
     ${[...METRICS, 'call_talk_seconds'].map((c) => `${c} = h.${c} + EXCLUDED.${c}`).join(', ')}`;
 
 /** Records one fact in the caller's transaction; a fact already recorded changes nothing. */
 export async function recordLedger(tx: SqlQueryable, workspaceId: string, entry: LedgerEntry): Promise<void> {
-  await tx.query(RECORD_SQL, [
-    workspaceId,
-    newId(),
-    entry.kind,
-    entry.sourceId,
-    entry.action ?? '',
-    entry.contactId,
-    entry.userId,
-    entry.occurredAt.toISOString(),
-    entry.summary.slice(0, 1_000),
-    entry.metric ?? null,
-    JSON.stringify(entry.payload),
-    entry.oncePerSend ?? null,
-    Math.max(0, Math.min(2_147_483_647, Math.round(entry.talkSeconds ?? 0))),
-  ]);
+  await recordLedgerEntries(tx, [{ workspaceId, entry }]);
+}
+
+/** Records facts of any workspaces in the caller's transaction, in one statement; as `recordLedger` for each, in order. */
+export async function recordLedgerEntries(tx: SqlQueryable, facts: readonly { workspaceId: string; entry: LedgerEntry }[]): Promise<void> {
+  if (!facts.length) return;
+  const columns: unknown[][] = Array.from({ length: 13 }, () => []);
+  for (const { workspaceId, entry } of facts) {
+    const values = [
+      workspaceId,
+      newId(),
+      entry.kind,
+      entry.sourceId,
+      entry.action ?? '',
+      entry.contactId,
+      entry.userId,
+      entry.occurredAt.toISOString(),
+      entry.summary.slice(0, 1_000),
+      entry.metric ?? null,
+      JSON.stringify(entry.payload),
+      entry.oncePerSend ?? null,
+      Math.max(0, Math.min(2_147_483_647, Math.round(entry.talkSeconds ?? 0))),
+    ];
+    values.forEach((value, column) => columns[column]!.push(value));
+  }
+  await tx.query(RECORD_SQL, columns);
 }
 
 const EMAIL_METRICS = ['emails_opened', 'emails_clicked', 'emails_replied'] as const;

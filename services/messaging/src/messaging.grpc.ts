@@ -12,6 +12,7 @@ import {
 } from '@crm/kit';
 import type { QueueSendRequest__Output } from '@crm/proto';
 import { messagingApi, parsePerformanceQuery, parseTimelineQuery, sentEmails } from '@crm/messaging-contract';
+import { MAX_OPENS_PER_BATCH } from './engagement';
 import { TemplateError } from './mail';
 import type { MessagingService } from './messaging.service';
 import type { KeyedSend, QueueOptions } from './sends';
@@ -105,6 +106,14 @@ export function messagingGrpcBinding(service: MessagingService, log: Logger): Gr
           checkOnly: request.check_only,
         });
         return { url: result.url ?? '', is_bot: result.isBot };
+      },
+      async RecordOpens(request) {
+        const opens = request.opens ?? [];
+        if (opens.length > MAX_OPENS_PER_BATCH) throw CrmError.invalid(`at most ${MAX_OPENS_PER_BATCH} opens in one call`);
+        const recorded = await service.engagement.recordOpens(
+          opens.map((open) => ({ token: open.token, userAgent: optional(open.user_agent), method: optional(open.method) })),
+        );
+        return { recorded };
       },
       async IngestMail(request) {
         const result = await service.inbound.ingest(Buffer.from(request.raw), request.envelope_recipients);

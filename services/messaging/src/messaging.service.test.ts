@@ -1,4 +1,5 @@
 import { type SqlClient, createLogger, createPgClient, newId, withIdempotencyKey } from '@crm/kit';
+import { parseTimelineQuery } from '@crm/messaging-contract';
 import { MessagingEvents } from '@crm/proto';
 import nodemailer from 'nodemailer';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
@@ -6,6 +7,7 @@ import { TEST_DATABASE_URL } from '../../../packages/kit/src/testing/reachabilit
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
 import { inboundSmtpWorker } from './inbound-smtp';
+import { createTrackingTokens } from './mail';
 import { type MessagingHarness, openMessaging } from './testing/harness';
 
 jest.setTimeout(60_000);
@@ -213,6 +215,55 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
       ['unsubscribe', false],
     ]);
     await expect(send(contactId)).rejects.toMatchObject({ message: expect.stringMatching(/suppressed \(unsubscribed\)/) });
+  });
+
+  test("a batch of opens (the gateway's pixel requests that came together): each answered on its own, recorded in one transaction, each email counted once", async () => {
+    const human = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+    const queued = await Promise.all(['batch-1@example.com', 'batch-2@example.com'].map(async (email) => send(await h.contact(email), { owner_id: h.userId })));
+    await expectEventually(async () => expect(await Promise.all(queued.map((q) => status(q.id)))).toEqual(['sent', 'sent']));
+    await h.db.query(`UPDATE sent_emails SET sent_at = now() - interval '1 minute' WHERE workspace_id = $1 AND id = ANY($2::uuid[])`, [h.workspaceId, queued.map((q) => q.id)]);
+    const [one, two] = queued.map((q) => sink.received.find((m) => m.messageId === q.message_id)!.raw);
+    const open = (raw: Buffer, userAgent = human) => ({ token: tokenIn(raw, 'o')!, userAgent, method: 'GET' });
+    // Signed with the deployment's secret, but for a send that does not exist.
+    const noSuchSend = createTrackingTokens({ secret: h.trackingSecret }).sign({ kind: 'open', sentEmailId: newId() });
+    const before = await h.messaging.service.performance(h.workspaceId, h.userId, '24h');
+    const events = h.eventsOf(MessagingEvents.EmailEventRecorded).length;
+
+    const answers = await h.messaging.service.engagement.recordOpens([
+      open(one!),
+      { token: `${tokenIn(one!, 'o')!.slice(0, -2)}AA`, userAgent: human },
+      open(two!, 'python-requests/2.31'),
+      { token: tokenIn(one!, 'c')!, userAgent: human },
+      open(one!),
+      { token: noSuchSend, userAgent: human },
+      open(two!),
+    ]);
+    expect(answers).toEqual([true, false, true, false, true, false, true]);
+
+    const recorded = await h.db.query<{ sent_email_id: string; is_bot: boolean; user_agent: string; tx: string }>(
+      `SELECT sent_email_id, is_bot, user_agent, xmin::text AS tx FROM email_events WHERE workspace_id = $1 AND sent_email_id = ANY($2::uuid[]) ORDER BY sent_email_id, is_bot`,
+      [h.workspaceId, queued.map((q) => q.id)],
+    );
+    const [one_, two_] = queued.map((q) => String(q.id));
+    const expected: [string, boolean, string][] = [
+      [one_!, false, human],
+      [two_!, true, 'python-requests/2.31'],
+      [one_!, false, human],
+      [two_!, false, human],
+    ];
+    const order = (a: [string, boolean, string], b: [string, boolean, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : Number(a[1]) - Number(b[1]));
+    expect(recorded.rows.map((r) => [r.sent_email_id, r.is_bot, r.user_agent])).toEqual(expected.sort(order));
+    expect(new Set(recorded.rows.map((r) => r.tx)).size).toBe(1);
+    // Two emails opened by a person: two, however many opens; the script's open counts for nothing.
+    const after = await h.messaging.service.performance(h.workspaceId, h.userId, '24h');
+    expect(after.emails_opened - before.emails_opened).toBe(2);
+    await expectEventually(async () => expect(h.eventsOf(MessagingEvents.EmailEventRecorded).length - events).toBe(4));
+    const timeline = await h.messaging.service.timeline(h.workspaceId, String(queued[0]!.contact_id), parseTimelineQuery({ kind: 'email_event' }));
+    expect(timeline.data.filter((item) => item.payload.event_type === 'open')).toHaveLength(2);
+
+    // Nothing to record is an empty answer, and a batch over the limit is refused whole.
+    await expect(h.messaging.service.engagement.recordOpens([])).resolves.toEqual([]);
+    await expect(h.messaging.service.engagement.recordOpens(Array.from({ length: 1_001 }, () => open(one!)))).rejects.toThrow(/at most 1000 opens/);
   });
 
   test('the send quota: reserved when queued, refused past the limit with the time it frees, released when queueing fails', async () => {

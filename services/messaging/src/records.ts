@@ -1,6 +1,6 @@
 import { type CrmEvent, type SqlQueryable, newEvent, newId } from '@crm/kit';
 import { MessagingEvents } from '@crm/proto';
-import { type LedgerEntry, recordLedger } from './ledger';
+import { type LedgerEntry, recordLedgerEntries } from './ledger';
 
 /**
  * The writes that follow a send through its life, each inside the caller's transaction and
@@ -58,6 +58,16 @@ export async function findSend(q: SqlQueryable, id: string, lock = false): Promi
   return rows[0] ? sendRow(rows[0]) : undefined;
 }
 
+/** The sends of these ids that exist, whatever their workspaces, in one statement. */
+export async function findSends(q: SqlQueryable, ids: readonly string[]): Promise<Map<string, SendRow>> {
+  if (!ids.length) return new Map();
+  const { rows } = await q.query(
+    `SELECT ${SEND_COLUMNS} FROM sent_emails WHERE id = ANY($1::uuid[]) -- all workspaces: found by their ids, as findSend`,
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((row) => [row.id as string, sendRow(row)]));
+}
+
 export interface EngagementInput {
   type: 'open' | 'click' | 'reply' | 'bounce' | 'unsubscribe';
   occurredAt: Date;
@@ -71,15 +81,25 @@ export interface EngagementInput {
 
 /** One email event of a send, and its `email_event.recorded`. */
 export async function recordEmailEvent(tx: SqlQueryable, send: SendRow, input: EngagementInput): Promise<{ id: string; events: CrmEvent[] }> {
-  const id = newId();
+  const [recorded] = await recordEmailEvents(tx, [{ send, input }]);
+  return recorded!;
+}
+
+/**
+ * Email events of any sends (a batch of opens), in two statements whatever their number: the
+ * events, then their ledger rows. As `recordEmailEvent` for each, in order; the results are too.
+ */
+export async function recordEmailEvents(
+  tx: SqlQueryable,
+  items: readonly { send: SendRow; input: EngagementInput }[],
+): Promise<{ id: string; events: CrmEvent[] }[]> {
+  if (!items.length) return [];
   const now = new Date().toISOString();
-  const occurredAt = input.occurredAt.toISOString();
-  await tx.query(
-    `INSERT INTO email_events (workspace_id, id, sent_email_id, contact_id, event_type, occurred_at, is_bot, url, user_agent,
-                               bounce_type, status_code, detail, flow_id, flow_node_id, flow_enrollment_id, created_at, updated_at)
-     VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5, $6::timestamptz, $7, $8, $9, $10, $11, $12, $13::uuid, $14::uuid, $15::uuid,
-             $16::timestamptz, $16::timestamptz)`,
-    [
+  const columns: unknown[][] = Array.from({ length: 15 }, () => []);
+  const recorded = items.map(({ send, input }) => {
+    const id = newId();
+    const occurredAt = input.occurredAt.toISOString();
+    const values = [
       send.workspace_id,
       id,
       send.id,
@@ -95,21 +115,37 @@ export async function recordEmailEvent(tx: SqlQueryable, send: SendRow, input: E
       send.flow_id,
       send.flow_node_id,
       send.flow_enrollment_id,
-      now,
-    ],
-  );
-  await recordLedger(tx, send.workspace_id, emailEventEntry(send, id, input));
-  const event = newEvent(MessagingEvents.EmailEventRecorded, send.workspace_id, {
-    email_event_id: id,
-    sent_email_id: send.id,
-    contact_id: send.contact_id,
-    event_type: input.type,
-    occurred_at: occurredAt,
-    is_bot: input.isBot ?? false,
-    ...(send.owner_id ? { owner_id: send.owner_id } : {}),
-    ...flowOf(send),
+    ];
+    values.forEach((value, column) => columns[column]!.push(value));
+    const event = newEvent(MessagingEvents.EmailEventRecorded, send.workspace_id, {
+      email_event_id: id,
+      sent_email_id: send.id,
+      contact_id: send.contact_id,
+      event_type: input.type,
+      occurred_at: occurredAt,
+      is_bot: input.isBot ?? false,
+      ...(send.owner_id ? { owner_id: send.owner_id } : {}),
+      ...flowOf(send),
+    });
+    return { id, events: [event] };
   });
-  return { id, events: [event] };
+  await tx.query(
+    `INSERT INTO email_events (workspace_id, id, sent_email_id, contact_id, event_type, occurred_at, is_bot, url, user_agent,
+                               bounce_type, status_code, detail, flow_id, flow_node_id, flow_enrollment_id, created_at, updated_at)
+     SELECT workspace_id, id, sent_email_id, contact_id, event_type, occurred_at, is_bot, url, user_agent,
+            bounce_type, status_code, detail, flow_id, flow_node_id, flow_enrollment_id, $16::timestamptz, $16::timestamptz
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::timestamptz[], $7::bool[], $8::text[], $9::text[],
+                   $10::text[], $11::text[], $12::text[], $13::uuid[], $14::uuid[], $15::uuid[])
+            WITH ORDINALITY AS t(workspace_id, id, sent_email_id, contact_id, event_type, occurred_at, is_bot, url, user_agent,
+                                 bounce_type, status_code, detail, flow_id, flow_node_id, flow_enrollment_id, ord)
+      ORDER BY ord`,
+    [...columns, now],
+  );
+  await recordLedgerEntries(
+    tx,
+    items.map(({ send, input }, i) => ({ workspaceId: send.workspace_id, entry: emailEventEntry(send, recorded[i]!.id, input) })),
+  );
+  return recorded;
 }
 
 const EVENT_SUMMARIES: Record<EngagementInput['type'], (send: SendRow, input: EngagementInput) => string> = {
@@ -165,16 +201,18 @@ export interface TouchpointInput {
  * redelivered event, a repeated bounce) is not written and publishes nothing.
  */
 export async function recordTouchpoint(tx: SqlQueryable, workspaceId: string, input: TouchpointInput): Promise<CrmEvent[]> {
-  const id = newId();
+  const [events] = await recordTouchpoints(tx, [{ workspaceId, input }]);
+  return events!;
+}
+
+/** Touchpoints of any workspaces in one statement (and their ledger rows in one more): as `recordTouchpoint` for each, in order. */
+export async function recordTouchpoints(tx: SqlQueryable, items: readonly { workspaceId: string; input: TouchpointInput }[]): Promise<CrmEvent[][]> {
+  if (!items.length) return [];
   const now = new Date().toISOString();
-  const occurredAt = input.occurredAt.toISOString();
-  const { rows } = await tx.query(
-    `INSERT INTO touchpoints (workspace_id, id, contact_id, owner_id, channel, direction, status, subject, summary, occurred_at,
-                              source, source_id, created_at, updated_at)
-     VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12::uuid, $13::timestamptz, $13::timestamptz)
-     ON CONFLICT (workspace_id, source, source_id) WHERE source_id IS NOT NULL DO NOTHING
-     RETURNING id`,
-    [
+  const columns: unknown[][] = Array.from({ length: 12 }, () => []);
+  const ids = items.map(({ workspaceId, input }) => {
+    const id = newId();
+    const values = [
       workspaceId,
       id,
       input.contactId,
@@ -184,29 +222,50 @@ export async function recordTouchpoint(tx: SqlQueryable, workspaceId: string, in
       input.status,
       input.subject?.slice(0, 255) ?? null,
       input.summary?.slice(0, 10_000) ?? null,
-      occurredAt,
+      input.occurredAt.toISOString(),
       input.source,
       input.sourceId,
-      now,
-    ],
+    ];
+    values.forEach((value, column) => columns[column]!.push(value));
+    return id;
+  });
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO touchpoints (workspace_id, id, contact_id, owner_id, channel, direction, status, subject, summary, occurred_at,
+                              source, source_id, created_at, updated_at)
+     SELECT workspace_id, id, contact_id, owner_id, channel, direction, status, subject, summary, occurred_at, source, source_id,
+            $13::timestamptz, $13::timestamptz
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                   $10::timestamptz[], $11::text[], $12::uuid[])
+            WITH ORDINALITY AS t(workspace_id, id, contact_id, owner_id, channel, direction, status, subject, summary, occurred_at, source, source_id, ord)
+      ORDER BY ord
+     ON CONFLICT (workspace_id, source, source_id) WHERE source_id IS NOT NULL DO NOTHING
+     RETURNING id`,
+    [...columns, now],
   );
-  if (!rows.length) return [];
+  const written = new Set(rows.map((row) => row.id));
   // A touchpoint that mirrors another row of the timeline (a send, a reply, a call, a meeting) is
   // not a second row there; an automatic reply is a fact of its own.
-  if (input.source === 'inbound_email') {
-    await recordLedger(tx, workspaceId, touchpointEntry(id, input));
-  }
-  return [
-    newEvent(MessagingEvents.TouchpointRecorded, workspaceId, {
-      touchpoint_id: id,
-      contact_id: input.contactId,
-      channel: input.channel,
-      direction: input.direction,
-      status: input.status,
-      occurred_at: occurredAt,
-      ...(input.ownerId ? { owner_id: input.ownerId } : {}),
-    }),
-  ];
+  await recordLedgerEntries(
+    tx,
+    items.flatMap(({ workspaceId, input }, i) =>
+      written.has(ids[i]!) && input.source === 'inbound_email' ? [{ workspaceId, entry: touchpointEntry(ids[i]!, input) }] : [],
+    ),
+  );
+  return items.map(({ workspaceId, input }, i) =>
+    written.has(ids[i]!)
+      ? [
+          newEvent(MessagingEvents.TouchpointRecorded, workspaceId, {
+            touchpoint_id: ids[i]!,
+            contact_id: input.contactId,
+            channel: input.channel,
+            direction: input.direction,
+            status: input.status,
+            occurred_at: input.occurredAt.toISOString(),
+            ...(input.ownerId ? { owner_id: input.ownerId } : {}),
+          }),
+        ]
+      : [],
+  );
 }
 
 /** The ledger row of a touchpoint (logged by hand, or an automatic reply). */
@@ -260,50 +319,76 @@ export const suppressionColumn = (lowered: string) =>
 
 /** The send was accepted (or written by the log provider): status sent, its touchpoint, `email.sent`. */
 export async function markSent(tx: SqlQueryable, send: SendRow, provider: 'smtp' | 'log', sentAt: Date): Promise<CrmEvent[]> {
-  const at = sentAt.toISOString();
+  const [events] = await markSentAll(tx, [{ send, provider, at: sentAt }]);
+  return events!;
+}
+
+/**
+ * Sends accepted together (a group of the delivery worker's), in three statements whatever their
+ * number: their status and delivery rows, their touchpoints, their ledger rows and counters. As
+ * `markSent` for each; the events each publishes, in order.
+ */
+export async function markSentAll(tx: SqlQueryable, sent: readonly { send: SendRow; provider: 'smtp' | 'log'; at: Date }[]): Promise<CrmEvent[][]> {
+  if (!sent.length) return [];
   await tx.query(
-    `WITH done AS (${DELIVERY_DONE_SQL})
-     UPDATE sent_emails SET status = 'sent', provider = $3, sent_at = $4::timestamptz, failure_reason = NULL, updated_at = now()
-      WHERE workspace_id = $1::uuid AND id = $2::uuid`,
-    [send.workspace_id, send.id, provider, at],
+    `WITH input AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) AS t(workspace_id, id, provider, sent_at)
+     ), done AS (
+       UPDATE deliveries d SET state = 'done', lease_token = NULL FROM input WHERE d.workspace_id = input.workspace_id AND d.sent_email_id = input.id
+     )
+     UPDATE sent_emails s SET status = 'sent', provider = input.provider, sent_at = input.sent_at, failure_reason = NULL, updated_at = now()
+       FROM input WHERE s.workspace_id = input.workspace_id AND s.id = input.id`,
+    [sent.map((r) => r.send.workspace_id), sent.map((r) => r.send.id), sent.map((r) => r.provider), sent.map((r) => r.at.toISOString())],
   );
-  const touch = await recordTouchpoint(tx, send.workspace_id, {
-    contactId: send.contact_id,
-    ownerId: send.owner_id,
-    channel: 'email',
-    direction: 'outbound',
-    status: 'completed',
-    subject: send.subject,
-    summary: `Email sent to ${send.to_email}`,
-    occurredAt: sentAt,
-    source: 'sent_email',
-    sourceId: send.id,
-  });
-  await recordLedger(tx, send.workspace_id, {
-    kind: 'sent_email',
-    sourceId: send.id,
-    contactId: send.contact_id,
-    userId: send.owner_id,
-    occurredAt: sentAt,
-    summary: `Sent "${send.subject}" to ${send.to_email}`,
-    payload: {
-      subject: send.subject,
-      to_email: send.to_email,
-      provider,
-      ...(send.flow_id ? { flow_id: send.flow_id, flow_enrollment_id: send.flow_enrollment_id } : {}),
-    },
-    metric: 'emails_sent',
-  });
-  return [
+  const touches = await recordTouchpoints(
+    tx,
+    sent.map(({ send, at }) => ({
+      workspaceId: send.workspace_id,
+      input: {
+        contactId: send.contact_id,
+        ownerId: send.owner_id,
+        channel: 'email' as const,
+        direction: 'outbound' as const,
+        status: 'completed' as const,
+        subject: send.subject,
+        summary: `Email sent to ${send.to_email}`,
+        occurredAt: at,
+        source: 'sent_email' as const,
+        sourceId: send.id,
+      },
+    })),
+  );
+  await recordLedgerEntries(
+    tx,
+    sent.map(({ send, provider, at }) => ({
+      workspaceId: send.workspace_id,
+      entry: {
+        kind: 'sent_email' as const,
+        sourceId: send.id,
+        contactId: send.contact_id,
+        userId: send.owner_id,
+        occurredAt: at,
+        summary: `Sent "${send.subject}" to ${send.to_email}`,
+        payload: {
+          subject: send.subject,
+          to_email: send.to_email,
+          provider,
+          ...(send.flow_id ? { flow_id: send.flow_id, flow_enrollment_id: send.flow_enrollment_id } : {}),
+        },
+        metric: 'emails_sent' as const,
+      },
+    })),
+  );
+  return sent.map(({ send, at }, i) => [
     newEvent(MessagingEvents.EmailSent, send.workspace_id, {
       sent_email_id: send.id,
       contact_id: send.contact_id,
-      sent_at: at,
+      sent_at: at.toISOString(),
       ...(send.owner_id ? { owner_id: send.owner_id } : {}),
       ...flowOf(send),
     }),
-    ...touch,
-  ];
+    ...touches[i]!,
+  ]);
 }
 
 /** The send will not go out: status failed with the reason, `sent_email.failed`. */

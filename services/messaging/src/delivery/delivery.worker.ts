@@ -19,7 +19,7 @@ import {
   writeOutbox,
 } from '@crm/kit';
 import { buildMessage, insertOpenPixel, rewriteLinks, type TrackingTokens, trackingUrl } from '../mail';
-import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, sendLockOrder, sendRow, suppressionColumn } from '../records';
+import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, markSentAll, sendLockOrder, sendRow, suppressionColumn } from '../records';
 import { type Transports, smtpFailure } from './transports';
 
 /**
@@ -122,12 +122,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   /**
    * Sends accepted by their server are recorded `sent` in groups (kit's group commit): a burst of
    * deliveries costs a few commits rather than one each, and sends of one owner stop queueing one
-   * behind another on their hour's counters. A group is written in (workspace, owner, send) order.
+   * behind another on their hour's counters. A group is written in (workspace, owner, send) order,
+   * in three statements whatever its size.
    */
   type SentRecord = { send: SendRow; provider: 'smtp' | 'log'; at: Date };
   const sentRecords = createGroupCommit<SentRecord>({
     db,
-    write: (tx, { send, provider, at }) => markSent(tx, send, provider, at),
+    writeAll: (tx, sent) => markSentAll(tx, sent),
     order: (a, b) => sendLockOrder(a.send, b.send),
     afterCommit: options.afterCommit,
   });

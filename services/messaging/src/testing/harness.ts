@@ -30,6 +30,8 @@ export interface MessagingHarness {
   workspaceId: string;
   userId: string;
   dataDir: string;
+  /** The secret messaging signs tracking tokens with (the deployment's CURSOR_SECRET). */
+  trackingSecret: string;
   events: CrmEvent[];
   eventsOf(type: string): CrmEvent[];
   /** A contact of the workspace with this address. */
@@ -83,6 +85,7 @@ export async function openMessaging(backend: SqlBackend, env: NodeJS.ProcessEnv 
     workspaceId: workspace.id,
     userId: user.id,
     dataDir,
+    trackingSecret: cursorSecret,
     events,
     eventsOf: (type) => events.filter((e) => e.type === type),
     async contact(email, fields = {}) {
