@@ -69,6 +69,21 @@ async function delivered(contactId: string) {
 const eventsOf = async (sentEmailId: string): Promise<{ event_type: string; is_bot: boolean | null }[]> =>
   (await api('GET', `/v1/email_events?sent_email_id=${sentEmailId}&sort=occurred_at&limit=50`)).body.data;
 
+test('a burst of opens: each answered on its own (a forged token among them is 404 alone), each recorded before its GIF', async () => {
+  const { send, raw } = await delivered(await contact('burst@example.com'));
+  const token = tokenIn(raw, 'o')!;
+  const forged = `${token.slice(0, -2)}AA`;
+  const tokens = Array.from({ length: 40 }, (_, i) => (i % 10 === 7 ? forged : token));
+  const answers = await Promise.all(tokens.map((t) => fetch(`${stack!.baseUrl}/t/o/${t}`, { headers: { 'user-agent': HUMAN } })));
+  expect(answers.map((a) => a.status)).toEqual(tokens.map((t) => (t === forged ? 404 : 200)));
+  for (const answer of answers) {
+    if (answer.status === 200) expect(Buffer.from(await answer.arrayBuffer()).subarray(0, 6).toString('latin1')).toBe('GIF89a');
+    else expect((await answer.json()).error.code).toBe('not_found');
+  }
+  // Every GIF was answered after its open committed: all of them are there now, not eventually.
+  expect((await eventsOf(send.id)).filter((e) => e.event_type === 'open')).toHaveLength(36);
+});
+
 test('send → delivered → open → click → reply → bounce → refused; unsubscribe → refused', async () => {
   const ada = await contact('ada@example.com');
   const { send, raw } = await delivered(ada);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createCallBatches } from './call-batches';
+import { CallBatchesFull, createCallBatches } from './call-batches';
 
 /** A call that answers when told to, recording what each call carried. */
 function heldCalls<I>() {
@@ -54,6 +54,24 @@ describe('call batches', () => {
     ]);
   });
 
+  test('past maxWaiting an item is refused at once, and is taken again once the queue drains', async () => {
+    const { calls, call } = heldCalls<number>();
+    const batches = createCallBatches<number, unknown>({ call, limit: 2, maxWaiting: 3 });
+    const sent = batches.add(0);
+    const queued = [1, 2, 3].map((n) => batches.add(n));
+    await expect(batches.add(4)).rejects.toBeInstanceOf(CallBatchesFull);
+    calls[0]!.answer(['a']);
+    await expect(sent).resolves.toBe('a');
+    await settle();
+    expect(calls[1]!.items).toEqual([1, 2]);
+    const later = batches.add(5);
+    calls[1]!.answer(['b', 'c']);
+    await settle();
+    expect(calls[2]!.items).toEqual([3, 5]);
+    calls[2]!.answer(['d', 'e']);
+    await expect(Promise.all([...queued, later])).resolves.toEqual(['b', 'c', 'd', 'e']);
+  });
+
   test('every item gets its own answer, whatever the arrivals, limits and concurrency', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -67,6 +85,7 @@ describe('call batches', () => {
           const batches = createCallBatches<number, number>({
             limit,
             concurrency,
+            maxWaiting: Number.POSITIVE_INFINITY,
             call: async (items) => {
               underWay += 1;
               most = Math.max(most, underWay);

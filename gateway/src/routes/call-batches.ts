@@ -16,6 +16,16 @@ export interface CallBatchesOptions<I, O> {
   limit: number;
   /** Calls under way at once at most. Default 1. */
   concurrency?: number;
+  /**
+   * Items waiting for a call at most; one more is refused at once (`CallBatchesFull`) rather than
+   * queued, so a stalled callee holds a bounded number of requests. Default 4 × `limit`.
+   */
+  maxWaiting?: number;
+}
+
+/** Refused at once: `maxWaiting` items already wait for a call. */
+export class CallBatchesFull extends Error {
+  override readonly name = 'CallBatchesFull';
 }
 
 interface Waiting<I, O> {
@@ -26,6 +36,7 @@ interface Waiting<I, O> {
 
 export function createCallBatches<I, O>(options: CallBatchesOptions<I, O>): CallBatches<I, O> {
   const concurrency = options.concurrency ?? 1;
+  const maxWaiting = options.maxWaiting ?? 4 * options.limit;
   const waiting: Waiting<I, O>[] = [];
   let underWay = 0;
 
@@ -50,6 +61,7 @@ export function createCallBatches<I, O>(options: CallBatchesOptions<I, O>): Call
 
   return {
     add(item) {
+      if (waiting.length >= maxWaiting) return Promise.reject(new CallBatchesFull(`${waiting.length} items already wait for a call`));
       return new Promise<O>((resolve, reject) => {
         waiting.push({ item, resolve, reject });
         if (underWay < concurrency) void run();
