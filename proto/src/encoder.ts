@@ -15,9 +15,9 @@ import * as protobuf from 'protobufjs';
  * The conversions are protobufjs's own: `String()`, `| 0`, `Number()`, `Boolean()`, enum names to
  * numbers; a value that is not an object where a message is expected, or an array where a repeated
  * field is, throws. Only the field kinds this project's protos use are compiled (string, int32,
- * bool, double, enums, messages, repeated strings and messages, maps from strings to strings, int32
- * or messages); a type with any other kind is left to protobufjs (`compileEncoder` answers
- * undefined). `proto/src/encoder.test.ts` holds every message of every proto to protobufjs's bytes.
+ * bool, double, enums, messages, repeated strings and messages, packed repeated bools and int32s,
+ * maps from strings to strings, int32 or messages); a type with any other kind is left to
+ * protobufjs (`compileEncoder` answers undefined). `proto/src/encoder.test.ts` holds every message of every proto to protobufjs's bytes.
  */
 export type Encoder = (value: object) => Buffer;
 
@@ -229,9 +229,24 @@ function typeCode(type: protobuf.Type, types: protobuf.Type[], enums: Record<str
             sink.end(entry);
           }
         }`);
+    } else if (field.repeated && wireType(field) !== 2) {
+      // proto3 packs repeated scalars: one length-delimited field holding every value; protobufjs
+      // writes nothing for an empty array.
+      if (!field.packed || wireType(field) !== 0 || field.resolvedType) throw new Unsupported(`repeated ${field.type}`);
+      lines.push(`v = value[${key}];
+        if (v) {
+          if (!Array.isArray(v)) throw TypeError(${JSON.stringify(`${where}: array expected`)});
+          if (v.length) {
+            sink.varint(${tag(field.id, 2)});
+            const start = sink.begin();
+            for (let i = 0; i < v.length; i++) {
+              const e = v[i];
+              ${valueCode(field, types, 'e', where)}
+            }
+            sink.end(start);
+          }
+        }`);
     } else if (field.repeated) {
-      const wire = wireType(field);
-      if (wire !== 2) throw new Unsupported('packed repeated');
       lines.push(`v = value[${key}];
         if (v) {
           if (!Array.isArray(v)) throw TypeError(${JSON.stringify(`${where}: array expected`)});
