@@ -128,4 +128,22 @@ describe.each(sqlBackends())('group commit on $name', (backend) => {
     expect(groups).toEqual([[-5, 200, 201], [-5], [200], [201]]);
     expect((await db.query(`SELECT 1 FROM facts WHERE id = ANY($1::uuid[])`, [mixed.map((i) => i.id)])).rows).toHaveLength(2);
   });
+
+  test('a whole-group writer that does not answer for every item fails its group: nothing is committed without its events', async () => {
+    const group = createGroupCommit<{ id: string; n: number }>({
+      db,
+      writeAll: async (tx, items) => {
+        await tx.query(`INSERT INTO facts (id, n, tx) SELECT id, n, txid_current() FROM unnest($1::uuid[], $2::int[]) AS t(id, n)`, [
+          items.map((i) => i.id),
+          items.map((i) => i.n),
+        ]);
+        return items.slice(1).map(({ id }) => [newEvent(PeopleEvents.ContactCreated, workspace, { id })]);
+      },
+    });
+    const items = [{ id: newId(), n: 300 }, { id: newId(), n: 301 }];
+    const settled = await group.addAll(items);
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
+    expect((settled[0] as PromiseRejectedResult).reason.message).toMatch(/returned the events of 0 items of 1/);
+    expect((await db.query(`SELECT 1 FROM facts WHERE id = ANY($1::uuid[])`, [items.map((i) => i.id)])).rows).toHaveLength(0);
+  });
 });

@@ -67,15 +67,12 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
     const events = await untraced(() =>
       options.db.transaction(async (tx) => {
         const written: CrmEvent[] = [];
-        const eventsOf =
-          'writeAll' in options
-            ? await options.writeAll(
-                tx,
-                group.map((w) => w.item),
-              )
-            : await sequentially(group, (w) => options.write(tx, w.item));
+        const items = group.map((w) => w.item);
+        const eventsOf = 'writeAll' in options ? await options.writeAll(tx, items) : await sequentially(items, (item) => options.write(tx, item));
+        // Events the outbox would not get are lost: a writer that does not answer for every item fails its group.
+        if (eventsOf.length !== group.length) throw new Error(`a group writer returned the events of ${eventsOf.length} items of ${group.length}`);
         group.forEach(({ trace }, i) => {
-          for (const event of eventsOf[i] ?? []) {
+          for (const event of eventsOf[i]!) {
             traceOf.set(event.id, trace);
             written.push(event);
           }
