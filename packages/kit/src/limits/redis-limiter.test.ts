@@ -60,6 +60,17 @@ if (serviceAvailable('Redis', TEST_REDIS_URL)) {
       await counted.limiter.close();
     });
 
+    test('more concurrent requests than a lease holds queue for the next lease: one call in flight per key, nothing left unused', async () => {
+      const counted = open(roomy, { leaseMax: 4 });
+      const workspace = randomUUID();
+      const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => counted.limiter.hit(workspace, 'k', `r${i}`)));
+      expect(decisions.every((d) => d.admitted)).toBe(true);
+      // Five leases of four, one after the other; a lease asked for by every waiter at once would be 17 calls.
+      expect(counted.calls).toBe(5);
+      expect(await connections[0]!.zcard(keyWindow(workspace, 'k'))).toBe(20);
+      await counted.limiter.close();
+    });
+
     test('what a lease did not use goes back to Redis when it ends, and on close', async () => {
       const counted = open(roomy, { leaseMs: 50 });
       const workspace = randomUUID();

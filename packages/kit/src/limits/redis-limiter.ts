@@ -189,26 +189,32 @@ export function createRedisLimiter(redis: Redis, limits: RateLimits, options: Re
     };
   };
 
+  const hit = async (workspaceId: string, keyId: string, requestId: string): Promise<RateDecision> => {
+    const name = `${workspaceId}\n${keyId}`;
+    const leased = fromLease(name);
+    if (leased) return leased;
+    const pending = asking.get(name);
+    if (pending) {
+      // Another request is asking for this key: its lease may serve this one too. If it brought a
+      // lease that others used up first, this one waits in line again, so a gateway has one call in
+      // flight per key (one lease in hand, at most one being handed back). If it brought none (a
+      // window over half full), this one asks on its own, without making others wait.
+      const before = leases.get(name);
+      await pending.catch(() => undefined);
+      const brought = leases.get(name) !== before;
+      return fromLease(name) ?? (brought ? hit(workspaceId, keyId, requestId) : ask(name, workspaceId, keyId, requestId));
+    }
+    const decision = ask(name, workspaceId, keyId, requestId);
+    if (leaseMax > 1) {
+      asking.set(name, decision);
+      const settled = () => asking.get(name) === decision && asking.delete(name);
+      decision.then(settled, settled);
+    }
+    return decision;
+  };
+
   return {
-    async hit(workspaceId, keyId, requestId) {
-      const name = `${workspaceId}\n${keyId}`;
-      const leased = fromLease(name);
-      if (leased) return leased;
-      const pending = asking.get(name);
-      if (pending) {
-        // Another request is asking for this key: its lease may serve this one too. If it brings
-        // none (a window over half full), this one asks on its own, without making others wait.
-        await pending.catch(() => undefined);
-        return fromLease(name) ?? ask(name, workspaceId, keyId, requestId);
-      }
-      const decision = ask(name, workspaceId, keyId, requestId);
-      if (leaseMax > 1) {
-        asking.set(name, decision);
-        const settled = () => asking.get(name) === decision && asking.delete(name);
-        decision.then(settled, settled);
-      }
-      return decision;
-    },
+    hit,
     async close() {
       // The connection belongs to the caller; what this gateway holds goes back before it does.
       closed = true;
