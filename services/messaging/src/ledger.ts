@@ -1,5 +1,6 @@
 import { type CursorCodec, CrmError, type SqlClient, type SqlQueryable, newId, queryFingerprint } from '@crm/kit';
 import { PERFORMANCE_COUNTERS, PERFORMANCE_WINDOWS, type PerformanceWindow, type TimelineKind, type TimelineQuery } from '@crm/messaging-contract';
+import { columnsOf } from './columns';
 
 /**
  * The engagement ledger (DESIGN.md, Derived views): one row per thing that happened with a contact,
@@ -82,26 +83,22 @@ export async function recordLedger(tx: SqlQueryable, workspaceId: string, entry:
 /** Records facts of any workspaces in the caller's transaction, in one statement; as `recordLedger` for each, in order. */
 export async function recordLedgerEntries(tx: SqlQueryable, facts: readonly { workspaceId: string; entry: LedgerEntry }[]): Promise<void> {
   if (!facts.length) return;
-  const columns: unknown[][] = Array.from({ length: 13 }, () => []);
-  for (const { workspaceId, entry } of facts) {
-    const values = [
-      workspaceId,
-      newId(),
-      entry.kind,
-      entry.sourceId,
-      entry.action ?? '',
-      entry.contactId,
-      entry.userId,
-      entry.occurredAt.toISOString(),
-      entry.summary.slice(0, 1_000),
-      entry.metric ?? null,
-      JSON.stringify(entry.payload),
-      entry.oncePerSend ?? null,
-      Math.max(0, Math.min(2_147_483_647, Math.round(entry.talkSeconds ?? 0))),
-    ];
-    values.forEach((value, column) => columns[column]!.push(value));
-  }
-  await tx.query(RECORD_SQL, columns);
+  const table = facts.map(({ workspaceId, entry }) => [
+    workspaceId,
+    newId(),
+    entry.kind,
+    entry.sourceId,
+    entry.action ?? '',
+    entry.contactId,
+    entry.userId,
+    entry.occurredAt.toISOString(),
+    entry.summary.slice(0, 1_000),
+    entry.metric ?? null,
+    JSON.stringify(entry.payload),
+    entry.oncePerSend ?? null,
+    Math.max(0, Math.min(2_147_483_647, Math.round(entry.talkSeconds ?? 0))),
+  ]);
+  await tx.query(RECORD_SQL, columnsOf(table));
 }
 
 const EMAIL_METRICS = ['emails_opened', 'emails_clicked', 'emails_replied'] as const;

@@ -1,6 +1,7 @@
 import { type CrmEvent, type SqlQueryable, newEvent, newId } from '@crm/kit';
 import { MessagingEvents } from '@crm/proto';
 import { type LedgerEntry, recordLedgerEntries } from './ledger';
+import { columnsOf } from './columns';
 
 /**
  * The writes that follow a send through its life, each inside the caller's transaction and
@@ -95,7 +96,7 @@ export async function recordEmailEvents(
 ): Promise<{ id: string; events: CrmEvent[] }[]> {
   if (!items.length) return [];
   const now = new Date().toISOString();
-  const columns: unknown[][] = Array.from({ length: 15 }, () => []);
+  const table: unknown[][] = [];
   const recorded = items.map(({ send, input }) => {
     const id = newId();
     const occurredAt = input.occurredAt.toISOString();
@@ -116,7 +117,7 @@ export async function recordEmailEvents(
       send.flow_node_id,
       send.flow_enrollment_id,
     ];
-    values.forEach((value, column) => columns[column]!.push(value));
+    table.push(values);
     const event = newEvent(MessagingEvents.EmailEventRecorded, send.workspace_id, {
       email_event_id: id,
       sent_email_id: send.id,
@@ -139,7 +140,7 @@ export async function recordEmailEvents(
             WITH ORDINALITY AS t(workspace_id, id, sent_email_id, contact_id, event_type, occurred_at, is_bot, url, user_agent,
                                  bounce_type, status_code, detail, flow_id, flow_node_id, flow_enrollment_id, ord)
       ORDER BY ord`,
-    [...columns, now],
+    [...columnsOf(table), now],
   );
   await recordLedgerEntries(
     tx,
@@ -209,7 +210,7 @@ export async function recordTouchpoint(tx: SqlQueryable, workspaceId: string, in
 export async function recordTouchpoints(tx: SqlQueryable, items: readonly { workspaceId: string; input: TouchpointInput }[]): Promise<CrmEvent[][]> {
   if (!items.length) return [];
   const now = new Date().toISOString();
-  const columns: unknown[][] = Array.from({ length: 12 }, () => []);
+  const table: unknown[][] = [];
   const ids = items.map(({ workspaceId, input }) => {
     const id = newId();
     const values = [
@@ -226,7 +227,7 @@ export async function recordTouchpoints(tx: SqlQueryable, items: readonly { work
       input.source,
       input.sourceId,
     ];
-    values.forEach((value, column) => columns[column]!.push(value));
+    table.push(values);
     return id;
   });
   const { rows } = await tx.query<{ id: string }>(
@@ -240,7 +241,7 @@ export async function recordTouchpoints(tx: SqlQueryable, items: readonly { work
       ORDER BY ord
      ON CONFLICT (workspace_id, source, source_id) WHERE source_id IS NOT NULL DO NOTHING
      RETURNING id`,
-    [...columns, now],
+    [...columnsOf(table), now],
   );
   const written = new Set(rows.map((row) => row.id));
   // A touchpoint that mirrors another row of the timeline (a send, a reply, a call, a meeting) is
