@@ -1,5 +1,6 @@
 import { type CrmEvent, type EventBus, type Subscription, createMemoryBus, createNatsBus, newId, newRawEvent } from '@crm/kit';
 import { ActivitiesEvents, MessagingEvents, PeopleEvents } from '@crm/proto';
+import fc from 'fast-check';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { TEST_NATS_URL, serviceAvailable } from '../../../packages/kit/src/testing/reachability';
 import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
@@ -151,5 +152,102 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
       expect(Date.parse(touch as string)).toBeGreaterThanOrEqual(before - 5);
       expect(Date.parse(touch as string)).toBeLessThanOrEqual(Date.now());
     });
+  });
+});
+
+describe.each(sqlBackends())('activity timestamps applied in groups on $name', (backend) => {
+  let h: PeopleHarness;
+  const ws = newId();
+  const ctx = { workspaceId: ws };
+  beforeAll(async () => {
+    h = await openPeople(backend, 't_activity_groups');
+  });
+  afterAll(() => h.close());
+
+  const timestamps = async (id: string) => {
+    const c = await h.people.contacts.get(ws, id);
+    return { touch: c.last_touchpoint_at, engage: c.last_engagement_at };
+  };
+  const changesOf = (id: string) => h.eventsOf(PeopleEvents.ContactUpdated).filter((e) => e.data.id === id && e.data.cause);
+  const sent = (contact_id: string, at: string, workspaceId = ws) =>
+    newRawEvent(MessagingEvents.EmailSent, workspaceId, { sent_email_id: newId(), contact_id, sent_at: at });
+  const engaged = (contact_id: string, event_type: string, at: string) =>
+    newRawEvent(MessagingEvents.EmailEventRecorded, ws, { email_event_id: newId(), sent_email_id: newId(), contact_id, event_type, occurred_at: at });
+
+  test("a group moves each contact to its latest times, and only the first event holding a time reports it", async () => {
+    const other = (await h.people.contacts.create(ctx, { first_name: 'Other' })).id as string;
+    const id = (await h.people.contacts.create(ctx, { first_name: 'Ada' })).id as string;
+    // The first goes alone; the rest arrive while it commits and go together in the next group.
+    const outcomes = await Promise.all(
+      [
+        sent(other, T(1)),
+        sent(id, T(10)),
+        sent(id, T(10)),
+        sent(id, T(5)),
+        engaged(id, 'open', T(7)),
+        engaged(id, 'reply', T(10)),
+        engaged(id, 'open', T(8)),
+        sent(id, T(30), newId()), // the same contact id in another workspace is not this contact
+      ].map((event) => h.people.activity.apply(event)),
+    );
+    expect(outcomes).toEqual(['updated', 'updated', 'unchanged', 'unchanged', 'unchanged', 'updated', 'unchanged', 'unchanged']);
+    expect(await timestamps(id)).toEqual({ touch: T(10), engage: T(10) });
+    await expectEventually(() =>
+      expect(changesOf(id).map((e) => [e.data.changed, e.data.cause])).toEqual([
+        [['last_touchpoint_at'], MessagingEvents.EmailSent],
+        [['last_engagement_at'], MessagingEvents.EmailEventRecorded],
+      ]),
+    );
+    // All of them again: nothing moves and nothing is published.
+    const again = await Promise.all([sent(id, T(10)), engaged(id, 'reply', T(10)), sent(id, T(9))].map((event) => h.people.activity.apply(event)));
+    expect(again).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    expect(changesOf(id)).toHaveLength(2);
+  });
+
+  test('whatever the groups, the stored times are the latest of the events and each reported move is one event', async () => {
+    const kinds = [
+      { make: (c: string, at: string) => sent(c, at), touch: true, engage: false },
+      { make: (c: string, at: string) => engaged(c, 'open', at), touch: false, engage: true },
+      { make: (c: string, at: string) => engaged(c, 'reply', at), touch: true, engage: true },
+      { make: (c: string, at: string) => engaged(c, 'bounce', at), touch: false, engage: false },
+    ];
+    const arbEvent = fc.record({ contact: fc.nat(2), kind: fc.nat(kinds.length - 1), minute: fc.nat(59) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(arbEvent, { minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 4 }), async (batches) => {
+        const ids: string[] = [];
+        for (let i = 0; i < 3; i++) ids.push((await h.people.contacts.create(ctx, { first_name: `P${i}` })).id as string);
+        const published = h.eventsOf(PeopleEvents.ContactUpdated).length;
+        let updated = 0;
+        for (const batch of batches) {
+          const outcomes = await Promise.all(batch.map((e) => h.people.activity.apply(kinds[e.kind]!.make(ids[e.contact]!, T(e.minute)))));
+          updated += outcomes.filter((o) => o === 'updated').length;
+        }
+        const all = batches.flat();
+        for (const [i, id] of ids.entries()) {
+          const latest = (pick: 'touch' | 'engage') => {
+            const minutes = all.filter((e) => e.contact === i && kinds[e.kind]![pick]).map((e) => e.minute);
+            return minutes.length ? T(Math.max(...minutes)) : null;
+          };
+          expect(await timestamps(id)).toEqual({ touch: latest('touch'), engage: latest('engage') });
+        }
+        // Each `updated` answer is one contact.updated, and a column moves at most once per group.
+        await expectEventually(() => expect(h.eventsOf(PeopleEvents.ContactUpdated).length - published).toBe(updated));
+        const mine = h.eventsOf(PeopleEvents.ContactUpdated).slice(published);
+        for (const event of mine) expect((event.data.changed as string[]).length).toBeGreaterThan(0);
+        for (const [i, id] of ids.entries()) {
+          const moves = (column: string) => mine.filter((e) => e.data.id === id && (e.data.changed as string[]).includes(column)).length;
+          // The first of a batch goes alone, the rest together: at most two groups per batch.
+          const groupsWith = (pick: 'touch' | 'engage') => {
+            const counts = (e: { contact: number; kind: number }) => e.contact === i && kinds[e.kind]![pick];
+            // Events that change nothing (a bounce) never join a group.
+            const grouped = batches.map((b) => b.filter((e) => kinds[e.kind]!.touch || kinds[e.kind]!.engage)).filter((b) => b.length);
+            return grouped.reduce((n, [first, ...rest]) => n + (counts(first!) ? 1 : 0) + (rest.some(counts) ? 1 : 0), 0);
+          };
+          expect(moves('last_touchpoint_at')).toBeLessThanOrEqual(groupsWith('touch'));
+          expect(moves('last_engagement_at')).toBeLessThanOrEqual(groupsWith('engage'));
+        }
+      }),
+      { numRuns: backend.name === 'PGlite' ? 15 : 30 },
+    );
   });
 });

@@ -1,7 +1,5 @@
-import { type CrmEvent, type EventBus, type Logger, type Subscription, isUuid, newEvent, parseDateTime } from '@crm/kit';
-import { contacts } from '@crm/people-contract';
+import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, createGroupCommit, isUuid, newEvent, parseDateTime } from '@crm/kit';
 import { ActivitiesEvents, type EventData, MessagingEvents, PeopleEvents } from '@crm/proto';
-import type { TransactionRunner } from '@crm/kit';
 
 /**
  * A contact's `last_touchpoint_at` (the last time anyone reached out to or dealt with the contact)
@@ -109,7 +107,92 @@ export interface ActivityTimestamps {
   apply(event: CrmEvent): Promise<'updated' | 'unchanged' | 'ignored'>;
 }
 
-export function createActivityTimestamps({ tx, log }: { tx: TransactionRunner; log: Logger }): ActivityTimestamps {
+/** One event's effect waiting for its group, and what the group made of it. */
+interface Pending {
+  event: CrmEvent;
+  contactId: string;
+  touchAt: string | null;
+  engageAt: string | null;
+  outcome?: 'updated' | 'unchanged';
+}
+
+/** Events of one group per statement at most; the subscription hands over up to this many at once. */
+export const ACTIVITY_GROUP_LIMIT = 64;
+
+/**
+ * Events are applied in groups (kit's group commit): those that arrive while a group commits go
+ * together in the next transaction, one statement whatever their number, so a campaign's stream
+ * of sends and touchpoints costs a few commits rather than one each. An event is acknowledged only
+ * once its group committed. Within a group a contact's columns move to the latest of its events,
+ * and the first event holding that latest time is the one reported as moving it (one
+ * `contact.updated` for it); the group's other events for that contact change nothing, as if it had
+ * been applied before them.
+ */
+export function createActivityTimestamps({ db, log, afterCommit }: { db: SqlClient; log: Logger; afterCommit?: () => void }): ActivityTimestamps {
+  const groups = createGroupCommit<Pending>({
+    db,
+    limit: ACTIVITY_GROUP_LIMIT,
+    afterCommit,
+    writeAll: async (q, items) => {
+      // The latest wanted time of each contact, in (workspace, contact) order: the order its rows
+      // are locked in, so two groups (two replicas) cannot deadlock on each other.
+      const wanted = new Map<string, { workspaceId: string; contactId: string; touchAt: string | null; engageAt: string | null }>();
+      for (const item of items) {
+        const key = `${item.event.workspace_id}/${item.contactId}`;
+        const w = wanted.get(key) ?? { workspaceId: item.event.workspace_id, contactId: item.contactId, touchAt: null, engageAt: null };
+        if (item.touchAt && (!w.touchAt || item.touchAt > w.touchAt)) w.touchAt = item.touchAt;
+        if (item.engageAt && (!w.engageAt || item.engageAt > w.engageAt)) w.engageAt = item.engageAt;
+        wanted.set(key, w);
+      }
+      const rows = [...wanted.values()].sort((a, b) => compare(a.workspaceId, b.workspaceId) || compare(a.contactId, b.contactId));
+      // Each column only moves forward; a row is touched (updated_at) only if one of them moved.
+      const { rows: moved } = await q.query<{ workspace_id: string; id: string; touch_moved: boolean; engage_moved: boolean }>(
+        `WITH wanted AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[]) AS w(workspace_id, contact_id, touch_at, engage_at)
+         ), target AS (
+           SELECT c.workspace_id, c.id, w.touch_at, w.engage_at,
+                  w.touch_at > coalesce(c.last_touchpoint_at, '-infinity') AS touch_moved,
+                  w.engage_at > coalesce(c.last_engagement_at, '-infinity') AS engage_moved
+             FROM wanted AS w JOIN contacts AS c ON c.workspace_id = w.workspace_id AND c.id = w.contact_id
+            ORDER BY c.workspace_id, c.id
+              FOR NO KEY UPDATE OF c
+         )
+         UPDATE contacts AS c SET
+           last_touchpoint_at = CASE WHEN t.touch_moved THEN t.touch_at ELSE c.last_touchpoint_at END,
+           last_engagement_at = CASE WHEN t.engage_moved THEN t.engage_at ELSE c.last_engagement_at END,
+           updated_at = $5::timestamptz
+          FROM target AS t
+         WHERE c.workspace_id = t.workspace_id AND c.id = t.id AND (t.touch_moved IS TRUE OR t.engage_moved IS TRUE)
+         RETURNING c.workspace_id, c.id, t.touch_moved IS TRUE AS touch_moved, t.engage_moved IS TRUE AS engage_moved`,
+        [
+          rows.map((r) => r.workspaceId),
+          rows.map((r) => r.contactId),
+          rows.map((r) => r.touchAt),
+          rows.map((r) => r.engageAt),
+          new Date().toISOString(),
+        ],
+      );
+      const movedOf = new Map(moved.map((r) => [`${r.workspace_id}/${r.id}`, { touch: r.touch_moved, engage: r.engage_moved }]));
+      return items.map((item) => {
+        const key = `${item.event.workspace_id}/${item.contactId}`;
+        const w = wanted.get(key)!;
+        const m = movedOf.get(key);
+        // The first event of the group holding the contact's latest time is the one that moved it.
+        const changed: string[] = [];
+        if (m?.touch && item.touchAt === w.touchAt) {
+          changed.push('last_touchpoint_at');
+          m.touch = false;
+        }
+        if (m?.engage && item.engageAt === w.engageAt) {
+          changed.push('last_engagement_at');
+          m.engage = false;
+        }
+        item.outcome = changed.length ? 'updated' : 'unchanged';
+        return changed.length ? [newEvent(PeopleEvents.ContactUpdated, item.event.workspace_id, { id: item.contactId, changed, cause: item.event.type })] : [];
+      });
+    },
+  });
+
   return {
     async apply(event) {
       const read = interpretActivity(event);
@@ -122,35 +205,19 @@ export function createActivityTimestamps({ tx, log }: { tx: TransactionRunner; l
       if (!effect || !isUuid(event.workspace_id)) return 'ignored';
       const now = Date.now();
       const clamp = (at: Date | undefined) => (at ? new Date(Math.min(at.getTime(), now)).toISOString() : null);
-      return tx.run(contacts, event.workspace_id, async (q) => {
-        // Each column only moves forward; the row is touched (updated_at, event) only if one moved.
-        const { rows } = await q.query<{ id: string; touch_moved: boolean; engage_moved: boolean }>(
-          `WITH target AS (
-             SELECT id,
-                    $3::timestamptz > coalesce(last_touchpoint_at, '-infinity') AS touch_moved,
-                    $4::timestamptz > coalesce(last_engagement_at, '-infinity') AS engage_moved
-               FROM contacts WHERE workspace_id = $1::uuid AND id = $2::uuid FOR NO KEY UPDATE
-           )
-           UPDATE contacts AS c SET
-             last_touchpoint_at = CASE WHEN t.touch_moved THEN $3::timestamptz ELSE c.last_touchpoint_at END,
-             last_engagement_at = CASE WHEN t.engage_moved THEN $4::timestamptz ELSE c.last_engagement_at END,
-             updated_at = $5::timestamptz
-            FROM target AS t
-           WHERE c.id = t.id AND (t.touch_moved IS TRUE OR t.engage_moved IS TRUE)
-           RETURNING c.id, t.touch_moved IS TRUE AS touch_moved, t.engage_moved IS TRUE AS engage_moved`,
-          [event.workspace_id, effect.contactId, clamp(effect.touchpointAt), clamp(effect.engagementAt), new Date(now).toISOString()],
-        );
-        const row = rows[0];
-        if (!row) return { value: 'unchanged' as const, events: [] };
-        const changed = [...(row.touch_moved ? ['last_touchpoint_at'] : []), ...(row.engage_moved ? ['last_engagement_at'] : [])];
-        return {
-          value: 'updated' as const,
-          events: [newEvent(PeopleEvents.ContactUpdated, event.workspace_id, { id: row.id, changed, cause: event.type })],
-        };
-      });
+      const pending: Pending = {
+        event: { ...event, workspace_id: event.workspace_id.toLowerCase() },
+        contactId: effect.contactId,
+        touchAt: clamp(effect.touchpointAt),
+        engageAt: clamp(effect.engagementAt),
+      };
+      await groups.add(pending);
+      return pending.outcome ?? 'unchanged';
     },
   };
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The durable consumer: one per people deployment (schema), acknowledging after the commit. */
 export const ACTIVITY_DURABLE = 'people-activity-timestamps';
@@ -169,6 +236,8 @@ export function subscribeActivityTimestamps(
   return bus.subscribe({
     durable,
     subjects: [...ACTIVITY_SUBJECTS],
+    // Enough events at once to fill a group while the previous one commits.
+    concurrency: ACTIVITY_GROUP_LIMIT,
     handler: async (event) => {
       await timestamps.apply(event);
     },

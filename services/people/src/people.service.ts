@@ -34,7 +34,7 @@ export function createPeopleService({ db, cursors, afterCommit, log }: PeopleSer
     pools: createPoolsStore(deps),
     poolContacts: createPoolContactsStore({ db, cursors, tx }),
     members: createPoolMembers({ tx }),
-    activity: createActivityTimestamps({ tx, log: log ?? createLogger('people', 'silent') }),
+    activity: createActivityTimestamps({ db, afterCommit, log: log ?? createLogger('people', 'silent') }),
     refs: createContactRefs(db),
   };
 }
