@@ -70,8 +70,11 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     ...options.secrets,
     CRM_DATA_DIR: options.dataDir,
     DATABASE_URL,
-    // Events stay in each process: the outbox relay still runs, without a network hop to NATS.
-    NATS_URL: '',
+    // Events stay in each process (the outbox relay still runs, without a network hop to NATS),
+    // unless BENCH_NATS_URL names a NATS server: then they travel between the services as deployed.
+    // Give the bench a server (or at least a `CRM` stream) of its own: a new durable reads the
+    // stream from its start, so events of other runs would be read again.
+    NATS_URL: process.env.BENCH_NATS_URL ?? '',
     MONGO_URL: '',
     REDIS_URL: '',
     LOG_LEVEL: 'warn',
@@ -226,6 +229,26 @@ export async function measureLoad(
   const result = { name, requests: options.total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1]!, rps: options.total / seconds };
   log(`  ${name.padEnd(58)} p50 ${result.p50.toFixed(1).padStart(6)} ms  p99 ${result.p99.toFixed(1).padStart(6)} ms  ${result.rps.toFixed(0).padStart(5)} req/s`);
   return result;
+}
+
+/**
+ * Deletes the NATS durables of a bench stack's services (when BENCH_NATS_URL is set): each service's
+ * durables are named after its schema, and one left behind would go on matching every later event.
+ */
+export async function dropBenchConsumers(schemaOf: (component: string) => string): Promise<void> {
+  if (!process.env.BENCH_NATS_URL) return;
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: process.env.BENCH_NATS_URL });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const schemas = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => schemaOf(c.name));
+    const names: string[] = [];
+    for await (const consumer of jsm.consumers.list('CRM')) names.push(consumer.name);
+    for (const name of names.filter((n) => schemas.some((schema) => n.endsWith(`_${schema}`)))) await jsm.consumers.delete('CRM', name);
+  } finally {
+    await nc.close();
+  }
 }
 
 /** Drops every Postgres schema a bench stack's services used (`schemaOf` as given to `startBenchStack`). */

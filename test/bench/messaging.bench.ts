@@ -11,6 +11,7 @@
  *      gateway's `/healthz` to the same clients right after (the floor of any route here).
  *
  * Environment: DATABASE_URL, BENCH_SENDS (default 10000), BENCH_PIXEL_REQUESTS (default 20000), BENCH_NO_OWNER=1 (sends without an owner),
+ * BENCH_NATS_URL (events travel over that NATS server; then also how long people takes to catch up),
  * BENCH_CHECK=1 exits non-zero when a target is missed.
  */
 import { randomBytes } from 'node:crypto';
@@ -22,7 +23,7 @@ import { migrations as peopleMigrations } from '@crm/people';
 import { tokenIn } from '../support/mail';
 import { REPO_ROOT } from '../support/processes';
 import { startSmtpSink } from '../support/smtp-sink';
-import { DATABASE_URL, benchReport, benchRequest, dropBenchSchemas, measureLoad, startBenchStack } from './bench-stack';
+import { DATABASE_URL, benchReport, benchRequest, dropBenchConsumers, dropBenchSchemas, measureLoad, startBenchStack } from './bench-stack';
 import { seedContacts } from './contacts-seed';
 
 const SENDS = Number(process.env.BENCH_SENDS || 10_000);
@@ -90,6 +91,26 @@ async function main(): Promise<void> {
     const deliveryRate = SENDS / deliverySeconds;
     record(`delivery: ${SENDS.toLocaleString('en')} queued → accepted by the SMTP server in ${deliverySeconds.toFixed(1)} s = ${deliveryRate.toFixed(0)} messages/s`);
     check(`deliveries ≥ ${TARGETS.deliveriesPerSecond}/s`, deliveryRate >= TARGETS.deliveriesPerSecond);
+    if (process.env.BENCH_NATS_URL) {
+      // Over NATS, people consumes each send's `email.sent` and `touchpoint.recorded`: how long
+      // until the last_touchpoint_at of every contact sent to has moved, counted from the same start.
+      const { rows: sentTo } = await peopleDb.query<{ n: number }>(
+        `SELECT count(DISTINCT contact_id)::int AS n FROM ${schemaOf('messaging')}.sent_emails WHERE workspace_id = $1::uuid`,
+        [workspaceId],
+      );
+      const expected = sentTo[0]!.n;
+      for (;;) {
+        const { rows } = await peopleDb.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM contacts WHERE workspace_id = $1::uuid AND last_touchpoint_at IS NOT NULL`,
+          [workspaceId],
+        );
+        if (rows[0]!.n >= expected) break;
+        if (performance.now() - started > 600_000) throw new Error(`people moved ${rows[0]!.n} of ${expected} contacts after 10 minutes`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const caughtUp = (performance.now() - started) / 1000;
+      record(`people over NATS: every contact's last_touchpoint_at moved ${caughtUp.toFixed(1)} s after delivery started (${(caughtUp - deliverySeconds).toFixed(1)} s after the last delivery)`);
+    }
 
     // 3. The open pixel, 50 clients, tokens of 1,000 different delivered messages in turn.
     const tokens = sink.received.slice(0, 1_000).map((m) => tokenIn(m.raw, 'o')!);
@@ -109,6 +130,7 @@ async function main(): Promise<void> {
     sink.rules = {};
     sink.release();
     await stack.stop();
+    await dropBenchConsumers(schemaOf);
     await dropBenchSchemas(peopleDb, schemaOf);
     await peopleDb.close();
     void sink.close();

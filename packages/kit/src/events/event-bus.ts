@@ -60,6 +60,13 @@ export interface EventBus {
    * written.
    */
   publish(event: CrmEvent<object>, headers?: Record<string, string>): Promise<void>;
+  /**
+   * Publishes several events, sent in order without waiting for one to be stored before sending the
+   * next (one write and one round trip for the lot), and settles each as `publish` would. If the
+   * server refuses one, later ones of the lot may be stored all the same. Absent where it would cost
+   * no less than publishing one at a time (the in-process bus, whose publish runs the handlers).
+   */
+  publishAll?(items: readonly { event: CrmEvent<object>; headers?: Record<string, string> }[]): Promise<PromiseSettledResult<void>[]>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   /** Stops every subscription (waiting for running handlers) and releases the connection. */
   close(): Promise<void>;

@@ -94,5 +94,31 @@ const deleteStream = (name: string) => withManager((jsm) => jsm.streams.delete(n
       await expectEventually(() => expect(seen).toContain(`${prefix}own.y.new`));
       expect(seen).toEqual([`${prefix}own.y.new`]);
     });
+
+    test('publishAll stores a batch in its order, settles each event alone and drops a repeat', async () => {
+      const batchStream = `${ownStream}_ALL`;
+      try {
+        bus = await createNatsBus({ servers: TEST_NATS_URL, stream: batchStream, subjects: [`${prefix}all.>`], onError: quiet });
+        const events = Array.from({ length: 40 }, (_, n) => newRawEvent(`${prefix}all.z.${n % 3}`, WORKSPACE, { n }));
+        // No stream takes this subject: the server refuses it, and the events after it still go.
+        const outside = newRawEvent(`${prefix}elsewhere.z`, WORKSPACE, {});
+        const outcomes = await bus.publishAll!([
+          ...events.slice(0, 20).map((event) => ({ event })),
+          { event: outside },
+          ...events.slice(20).map((event) => ({ event })),
+          { event: events[5]! },
+        ]);
+        expect(outcomes.map((o) => o.status)).toEqual([...Array(20).fill('fulfilled'), 'rejected', ...Array(21).fill('fulfilled')]);
+        const stored = await withManager(async (jsm) => {
+          const { state } = await jsm.streams.info(batchStream);
+          const ns: number[] = [];
+          for (let seq = state.first_seq; seq <= state.last_seq; seq++) ns.push((await jsm.streams.getMessage(batchStream, { seq })).json<{ data: { n: number } }>().data.n);
+          return ns;
+        });
+        expect(stored).toEqual(events.map((_, n) => n));
+      } finally {
+        await deleteStream(batchStream);
+      }
+    });
   });
 });

@@ -109,16 +109,21 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       );
     });
 
+    // Everything up to js.publish's request is synchronous, so the messages of publishAll go out
+    // in the order of its items.
+    const publish = async (event: CrmEvent<object>, headers?: Record<string, string>): Promise<void> => {
+      if (closed) throw new Error('event bus closed');
+      assertPublishable(event);
+      const h = natsHeaders();
+      for (const [key, value] of Object.entries(publishHeaders(headers))) h.set(key, value);
+      // The event id as Nats-Msg-Id: the stream drops a repeat within the duplicate window, so a
+      // relay that publishes again after a crash does not deliver twice.
+      await js.publish(event.type, JSON.stringify(event), { msgID: event.id, headers: h });
+    };
+
     return {
-      async publish(event, headers) {
-        if (closed) throw new Error('event bus closed');
-        assertPublishable(event);
-        const h = natsHeaders();
-        for (const [key, value] of Object.entries(publishHeaders(headers))) h.set(key, value);
-        // The event id as Nats-Msg-Id: the stream drops a repeat within the duplicate window, so a
-        // relay that publishes again after a crash does not deliver twice.
-        await js.publish(event.type, JSON.stringify(event), { msgID: event.id, headers: h });
-      },
+      publish,
+      publishAll: (items) => Promise.allSettled(items.map(({ event, headers }) => publish(event, headers))),
 
       async subscribe(subscribeOptions) {
         if (closed) throw new Error('event bus closed');

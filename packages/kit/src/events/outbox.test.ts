@@ -128,6 +128,42 @@ describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))(
     await expectEventually(async () => expect(await outboxRows()).toEqual([]));
   });
 
+  test('a bus that takes a batch at once gets each batch in one call, and a refused event stays with the ones after it', async () => {
+    const events = mint(5);
+    await commit(events);
+    const refused = new Set([events[2]!.id]);
+    const calls: string[][] = [];
+    const errors: unknown[] = [];
+    const stored: string[] = [];
+    const { bus } = recordingBus();
+    // As the NATS bus: every item is sent; the server may store later items after refusing one.
+    bus.publishAll = async (items) => {
+      calls.push(items.map((item) => item.event.id));
+      return items.map(({ event }) => {
+        if (refused.has(event.id)) return { status: 'rejected', reason: new Error('refused') };
+        if (!stored.includes(event.id)) stored.push(event.id); // the stream drops a repeat by id
+        return { status: 'fulfilled', value: undefined };
+      });
+    };
+
+    relay({ bus, onError: (_error, context) => errors.push(context) });
+
+    const ids = events.map((e) => e.id);
+    await expectEventually(async () => {
+      const rows = await outboxRows();
+      expect(rows.map((r) => r.id)).toEqual(ids.slice(2));
+      expect(rows[0]!.attempts).toBeGreaterThanOrEqual(1);
+    });
+    expect((await outboxRows()).slice(1).map((r) => r.attempts)).toEqual([0, 0]);
+    expect(calls[0]).toEqual(ids);
+    expect(errors[0]).toEqual({ eventId: ids[2], subject: events[2]!.type, attempts: 1 });
+
+    refused.clear();
+    await expectEventually(async () => expect(await outboxRows()).toEqual([]));
+    expect(calls.at(-1)).toEqual(ids.slice(2));
+    expect(stored.sort()).toEqual([...ids].sort());
+  });
+
   test('nudge() publishes at once instead of at the next poll', async () => {
     const [early, late] = mint(2);
     await commit([early!]);

@@ -121,11 +121,26 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let nudgedDuringBatch = false;
 
   /**
-   * Publishes rows in order and stops at the first failure, so a later event never overtakes an
-   * earlier one. Returns what was published and which row failed.
+   * Publishes rows in order and stops at the first failure: that row and every later one stay in
+   * the outbox. Where the bus can send a batch without waiting for each acknowledgement (NATS), it
+   * does, a round trip for the batch rather than one per event; then, if the server refuses one
+   * event of the batch and stores later ones, those are seen before its retry (their own repeat is
+   * dropped by event id). Returns what was published and which row failed.
    */
   async function publishInOrder(rows: OutboxRow[]): Promise<{ published: string[]; failed?: OutboxRow }> {
     const published: string[] = [];
+    if (bus.publishAll && rows.length > 1 && !stopping) {
+      const outcomes = await bus.publishAll(rows.map((row) => ({ event: row.payload, headers: row.headers })));
+      for (const [i, outcome] of outcomes.entries()) {
+        const row = rows[i]!;
+        if (outcome.status === 'rejected') {
+          onError(outcome.reason, { eventId: row.id, subject: row.payload.type, attempts: row.attempts + 1 });
+          return { published, failed: row };
+        }
+        published.push(row.id);
+      }
+      return { published };
+    }
     for (const row of rows) {
       if (stopping) break;
       try {
