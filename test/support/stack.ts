@@ -157,7 +157,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         await admin.end();
       }
     }
-    if (useNats) await deleteDurables(run);
+    // A suite may give a service a schema of its own (DB_SCHEMA): its durables are named after it.
+    if (useNats) await deleteDurables([run, ...SERVICE_COMPONENTS.filter((c) => c.database).map((c) => String(serviceEnv(c).DB_SCHEMA))]);
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -227,14 +228,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 }
 
 /** Durable consumers are named after the run's schemas; a finished run leaves none behind. */
-async function deleteDurables(run: string): Promise<void> {
+async function deleteDurables(names: readonly string[]): Promise<void> {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstreamManager } = await import('@nats-io/jetstream');
   const nc = await connect({ servers: TEST_NATS_URL });
   try {
     const jsm = await jetstreamManager(nc);
     for await (const consumer of jsm.consumers.list('CRM')) {
-      if (consumer.name.includes(run)) await jsm.consumers.delete('CRM', consumer.name);
+      if (names.some((name) => consumer.name.includes(name))) await jsm.consumers.delete('CRM', consumer.name);
     }
   } finally {
     await nc.close();
