@@ -17,7 +17,8 @@ import * as protobuf from 'protobufjs';
  * field is, throws. Only the field kinds this project's protos use are compiled (string, int32,
  * bool, double, enums, messages, repeated strings and messages, packed repeated bools and int32s,
  * maps from strings to strings, int32 or messages); a type with any other kind is left to
- * protobufjs (`compileEncoder` answers undefined). `proto/src/encoder.test.ts` holds every message of every proto to protobufjs's bytes.
+ * protobufjs (`compileEncoder` answers undefined). `proto/src/encoder.test.ts` holds every message
+ * of every proto to protobufjs's bytes.
  */
 export type Encoder = (value: object) => Buffer;
 

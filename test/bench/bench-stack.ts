@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { SqlQueryable } from '@crm/kit';
 import { SERVICE_COMPONENTS, addressEnv } from '@crm/cli/dist/components';
+import { deleteDurables } from '../support/nats-durables';
 import { type CrmProcess, REPO_ROOT, freePort, runCrmJson, startCrm } from '../support/processes';
 
 /**
@@ -231,24 +232,10 @@ export async function measureLoad(
   return result;
 }
 
-/**
- * Deletes the NATS durables of a bench stack's services (when BENCH_NATS_URL is set): each service's
- * durables are named after its schema, and one left behind would go on matching every later event.
- */
+/** Deletes the NATS durables of a bench stack's services, named after their schemas (when BENCH_NATS_URL is set). */
 export async function dropBenchConsumers(schemaOf: (component: string) => string): Promise<void> {
   if (!process.env.BENCH_NATS_URL) return;
-  const { connect } = await import('@nats-io/transport-node');
-  const { jetstreamManager } = await import('@nats-io/jetstream');
-  const nc = await connect({ servers: process.env.BENCH_NATS_URL });
-  try {
-    const jsm = await jetstreamManager(nc);
-    const schemas = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => schemaOf(c.name));
-    const names: string[] = [];
-    for await (const consumer of jsm.consumers.list('CRM')) names.push(consumer.name);
-    for (const name of names.filter((n) => schemas.some((schema) => n.endsWith(`_${schema}`)))) await jsm.consumers.delete('CRM', name);
-  } finally {
-    await nc.close();
-  }
+  await deleteDurables(process.env.BENCH_NATS_URL, SERVICE_COMPONENTS.filter((c) => c.database).map((c) => schemaOf(c.name)));
 }
 
 /** Drops every Postgres schema a bench stack's services used (`schemaOf` as given to `startBenchStack`). */

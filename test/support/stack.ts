@@ -15,6 +15,7 @@ import { expectEventually } from '../../packages/kit/src/testing/expect-eventual
 import { TEST_DATABASE_URL, TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
 import { grpcServing } from './health';
 import { apiClient } from './http';
+import { deleteDurables } from './nats-durables';
 import { type CrmProcess, freePort, runCrmJson, startCrm } from './processes';
 
 export interface StackOptions {
@@ -158,7 +159,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       }
     }
     // A suite may give a service a schema of its own (DB_SCHEMA): its durables are named after it.
-    if (useNats) await deleteDurables([run, ...SERVICE_COMPONENTS.filter((c) => c.database).map((c) => String(serviceEnv(c).DB_SCHEMA))]);
+    if (useNats) await deleteDurables(TEST_NATS_URL, [run, ...SERVICE_COMPONENTS.filter((c) => c.database).map((c) => String(serviceEnv(c).DB_SCHEMA))]);
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -225,19 +226,4 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     stop,
   };
-}
-
-/** Durable consumers are named after the run's schemas; a finished run leaves none behind. */
-async function deleteDurables(names: readonly string[]): Promise<void> {
-  const { connect } = await import('@nats-io/transport-node');
-  const { jetstreamManager } = await import('@nats-io/jetstream');
-  const nc = await connect({ servers: TEST_NATS_URL });
-  try {
-    const jsm = await jetstreamManager(nc);
-    for await (const consumer of jsm.consumers.list('CRM')) {
-      if (names.some((name) => consumer.name.includes(name))) await jsm.consumers.delete('CRM', consumer.name);
-    }
-  } finally {
-    await nc.close();
-  }
 }

@@ -134,8 +134,7 @@ export function createActivityTimestamps({ db, log, afterCommit }: { db: SqlClie
     limit: ACTIVITY_GROUP_LIMIT,
     afterCommit,
     writeAll: async (q, items) => {
-      // The latest wanted time of each contact, in (workspace, contact) order: the order its rows
-      // are locked in, so two groups (two replicas) cannot deadlock on each other.
+      // The latest wanted time of each contact of the group.
       const wanted = new Map<string, { workspaceId: string; contactId: string; touchAt: string | null; engageAt: string | null }>();
       for (const item of items) {
         const key = `${item.event.workspace_id}/${item.contactId}`;
@@ -144,8 +143,10 @@ export function createActivityTimestamps({ db, log, afterCommit }: { db: SqlClie
         if (item.engageAt && (!w.engageAt || item.engageAt > w.engageAt)) w.engageAt = item.engageAt;
         wanted.set(key, w);
       }
-      const rows = [...wanted.values()].sort((a, b) => compare(a.workspaceId, b.workspaceId) || compare(a.contactId, b.contactId));
+      const rows = [...wanted.values()];
       // Each column only moves forward; a row is touched (updated_at) only if one of them moved.
+      // Rows are locked in (workspace, contact) order, so two groups (two replicas) cannot
+      // deadlock on each other.
       const { rows: moved } = await q.query<{ workspace_id: string; id: string; touch_moved: boolean; engage_moved: boolean }>(
         `WITH wanted AS (
            SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[]) AS w(workspace_id, contact_id, touch_at, engage_at)
@@ -216,8 +217,6 @@ export function createActivityTimestamps({ db, log, afterCommit }: { db: SqlClie
     },
   };
 }
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The durable consumer: one per people deployment (schema), acknowledging after the commit. */
 export const ACTIVITY_DURABLE = 'people-activity-timestamps';
