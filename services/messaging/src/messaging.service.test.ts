@@ -1,6 +1,7 @@
 import { type SqlClient, createLogger, createPgClient, newId, withIdempotencyKey } from '@crm/kit';
 import { parseTimelineQuery } from '@crm/messaging-contract';
 import { MessagingEvents } from '@crm/proto';
+import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
 import { TEST_DATABASE_URL } from '../../../packages/kit/src/testing/reachability';
@@ -66,6 +67,8 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
     expect(text(mail.raw)).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/);
     expect(tokenIn(mail.raw, 'c')).toBeDefined();
     expect(tokenIn(mail.raw, 'o')).toBeDefined();
+    // No text of its own: the text part is the HTML's, with the link as written (not tracked).
+    expect((await simpleParser(mail.raw)).text?.trim()).toBe('Hi Ada, pricing [https://example.com/p]');
 
     // A follow-up in the thread of the first.
     const followUp = await h.messaging.service.sends.queue(ctx(), { contact_id: contactId, subject: 'Following up', body: '<p>?</p>' }, { replyToSentEmailId: String(queued.id) });
@@ -73,6 +76,7 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
     const second = text(sink.received.find((m) => m.messageId === followUp.message_id)!.raw);
     expect(second).toContain(`In-Reply-To: ${queued.message_id}`);
     expect(second).toMatch(/Subject: Re: Following up/);
+    expect((await simpleParser(sink.received.find((m) => m.messageId === followUp.message_id)!.raw)).text?.trim()).toBe('?');
 
     await expectEventually(() => {
       const types = h.events.filter((e) => (e.data as { sent_email_id?: string }).sent_email_id === queued.id).map((e) => e.type);

@@ -1,4 +1,4 @@
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 import {
   type Clock,
   type CrmEvent,
@@ -21,6 +21,10 @@ import {
 import { buildMessage, insertOpenPixel, rewriteLinks, type TrackingTokens, trackingUrl } from '../mail';
 import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, markSentAll, sendLockOrder, sendRow, suppressionColumn } from '../records';
 import { type Transports, smtpFailure } from './transports';
+
+/** The text part of a send that has none of its own, from its HTML. Compiled once: html-to-text's
+ * `convert` compiles its options (selectors and all) on every call. */
+const toText = compile({ wordwrap: 78 });
 
 /**
  * The delivery worker (DESIGN.md, Messaging: queue): takes due sends from the `deliveries` queue,
@@ -174,7 +178,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (row.suppressed) return { send, suppressed: row.suppressed as string };
     const tracked = rewriteLinks(row.body as string, { publicUrl: options.publicUrl, sentEmailId: send.id, tokens: options.tokens });
     const html = insertOpenPixel(tracked.html, trackingUrl(options.publicUrl, 'open', options.tokens.sign({ kind: 'open', sentEmailId: send.id })));
-    const text = (row.body_text as string | null) ?? convert(row.body as string, { wordwrap: 78 });
+    const text = (row.body_text as string | null) ?? toText(row.body as string);
     const built = await buildMessage({
       sentEmailId: send.id,
       mailDomain: options.mailDomain,

@@ -62,7 +62,7 @@ export const TEMPLATE_WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const liquidjs = require(workerData.liquidPath);
-const { convert } = require(workerData.htmlToTextPath);
+const { compile } = require(workerData.htmlToTextPath);
 const limits = workerData.limits;
 const progress = new Int32Array(workerData.progress);
 const FIELD_NUMBER = { subject: 1, body: 2, body_text: 3 };
@@ -168,6 +168,8 @@ const TEXT_OPTIONS = {
     { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
   ],
 };
+// Compiled once: html-to-text's convert compiles its options (selectors and all) on every call.
+const toText = compile(TEXT_OPTIONS);
 
 function handle(request) {
   const deadline = performance.now() + limits.renderLimitMs;
@@ -188,7 +190,7 @@ function handle(request) {
   let text = out.body_text;
   if (!hasText) {
     Atomics.store(progress, 0, FIELD_NUMBER.body);
-    try { text = checkSize(convert(out.body, TEXT_OPTIONS)); } catch (error) { return failure(request.id, 'body', error); }
+    try { text = checkSize(toText(out.body)); } catch (error) { return failure(request.id, 'body', error); }
   }
   return { type: 'result', id: request.id, ok: true, result: { subject: out.subject, html: out.body, text } };
 }
