@@ -1,5 +1,5 @@
 import type { EventData, EventSubject } from '@crm/proto';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../ids';
 import { createLogger, type Logger } from '../logger';
 import { backoffMs } from './concurrency';
 import { isConcreteSubject, isSubjectFilter } from './subjects';
@@ -122,7 +122,7 @@ export function eventFrom(workspace_id: string, init: EventInit): CrmEvent {
 
 /** Mints an event of any subject: the bus machinery and its tests. Services use newEvent. */
 export function newRawEvent<D extends object>(type: string, workspace_id: string, data: D): CrmEvent<D> {
-  const event = { id: uuidv7(), type, workspace_id, occurred_at: new Date().toISOString(), data };
+  const event = { id: newId(), type, workspace_id, occurred_at: new Date().toISOString(), data };
   assertPublishable(event);
   return event;
 }
