@@ -120,5 +120,23 @@ const deleteStream = (name: string) => withManager((jsm) => jsm.streams.delete(n
         await deleteStream(batchStream);
       }
     });
+
+    test('a consumer of several subjects is filtered by the server from 2.10 on, and takes the whole stream before', async () => {
+      bus = await createNatsBus({ servers: TEST_NATS_URL, stream: ownStream, subjects: [`${prefix}own.>`], onError: quiet });
+      const subjects = [`${prefix}own.m.a`, `${prefix}own.m.b`];
+      await bus.subscribe({ durable: 'several', subjects, handler: async () => undefined });
+      const { version, config } = await withManager(async (jsm) => ({
+        version: jsm.nc.info?.version ?? '',
+        config: (await jsm.consumers.info(ownStream, 'several')).config,
+      }));
+      const [major, minor] = version.split('.').map(Number) as [number, number];
+      if (major > 2 || (major === 2 && minor >= 10)) {
+        expect([...(config.filter_subjects ?? [])].sort()).toEqual(subjects);
+      } else {
+        // Local filtering (the handler still sees only its subjects: the contract's wildcard test).
+        expect(config.filter_subjects ?? []).toEqual([]);
+      }
+      expect(config.filter_subject ?? '').toBe('');
+    });
   });
 });
