@@ -73,9 +73,10 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     DATABASE_URL,
     // Events stay in each process (the outbox relay still runs, without a network hop to NATS),
     // unless BENCH_NATS_URL names a NATS server: then they travel between the services as deployed.
-    // Give the bench a server (or at least a `CRM` stream) of its own: a new durable reads the
-    // stream from its start, so events of other runs would be read again.
+    // The stack's new durables read the stream from the stack's start (NATS_NEW_DURABLES_FROM),
+    // so events other runs left there are not read again.
     NATS_URL: process.env.BENCH_NATS_URL ?? '',
+    NATS_NEW_DURABLES_FROM: new Date().toISOString(),
     MONGO_URL: '',
     REDIS_URL: '',
     LOG_LEVEL: 'warn',

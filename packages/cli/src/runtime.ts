@@ -64,7 +64,7 @@ export async function openSql(schema: string, settings: Settings, log: Logger): 
 /** NATS JetStream when `NATS_URL` is set; otherwise the in-process bus (all-in-one's default). */
 export async function openBus(settings: Settings, log: Logger, mode: RunMode): Promise<EventBus> {
   const url = optionalStr(settings, 'NATS_URL');
-  if (url) return createNatsBus({ servers: url });
+  if (url) return createNatsBus({ servers: url, newDurablesFrom: settings.NATS_NEW_DURABLES_FROM as Date | undefined });
   if (mode === 'component') log.warn('NATS_URL is not set: events stay inside this process (in-process bus)');
   return createMemoryBus();
 }

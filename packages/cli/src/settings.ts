@@ -11,6 +11,8 @@ export const COMMON = {
   CRM_DATA_DIR: setting.string('.data'),
   LOG_LEVEL: setting.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   NATS_URL: setting.optionalString(),
+  // Where a consumer group created for the first time starts reading the stream (default: all it holds).
+  NATS_NEW_DURABLES_FROM: setting.optionalTime(),
   // From SIGTERM (or SIGINT) to exit, whatever is still running: in-flight work gets this long less
   // a reserve for closing the rest, then the process exits anyway (main.ts, onShutdown).
   SHUTDOWN_TIMEOUT_MS: setting.int(10_000, 1_000, 600_000),

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { ConfigError, readConfig, setting } from './config';
 
 const schema = {
@@ -35,5 +36,47 @@ describe('readConfig', () => {
     expect(message).toMatch(/6 problems/);
     for (const name of ['PORT', 'SECRET', 'DATABASE_URL', 'PEOPLE_ADDR', 'POOL', 'LEVEL']) expect(message).toContain(name);
     expect(message).not.toContain('hunter2');
+  });
+});
+
+describe('setting.optionalTime', () => {
+  const read = (raw: string | undefined) => readConfig({ AT: setting.optionalTime() }, { AT: raw }).AT;
+
+  test('a date and time with its offset, absent when unset', () => {
+    expect(read(undefined)).toBeUndefined();
+    expect(read('')).toBeUndefined();
+    expect(read('2026-11-27T06:00:00Z')).toEqual(new Date('2026-11-27T06:00:00.000Z'));
+    expect(read('2026-11-27T07:30:00.25+01:30')).toEqual(new Date('2026-11-27T06:00:00.250Z'));
+    expect(read('2024-02-29T23:00:00-05:00')).toEqual(new Date('2024-03-01T04:00:00.000Z'));
+  });
+
+  test.each([
+    ['2026-11-27', 'no time'],
+    ['2026-11-27T06:00:00', 'no offset: which zone is meant?'],
+    ['2026-02-31T06:00:00Z', 'no such day (Date would take it as 3 March)'],
+    ['2026-11-27T24:00:00Z', 'no such hour'],
+    ['2026-11-27T06:60:00Z', 'no such minute'],
+    ['1795755386', 'seconds since 1970'],
+    ['yesterday', 'words'],
+  ])('%s is refused (%s), naming the variable and the form it needs', (raw) => {
+    expect(() => read(raw)).toThrow(/AT must be a date and time with its offset, such as 2026-11-27T06:00:00Z/);
+  });
+
+  test('any text is read or refused with the setting error, never anything else; what is read is the instant written', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('2026-13-01T00:00:00Z', '0000-01-01T00:00:00Z')), (raw) => {
+        let value: Date | undefined;
+        try {
+          value = read(raw);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          return;
+        }
+        if (raw === '') return expect(value).toBeUndefined();
+        expect(value!.getTime()).toBe(Date.parse(raw));
+        expect(raw).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -57,6 +57,21 @@ function parseAddress(raw: string, name: string) {
   return match && +match[2]! <= 65_535 ? ok(raw) : problem(`${name} must be host:port, got "${raw.slice(0, 80)}"`);
 }
 
+// A date and a time with its offset (RFC 3339: 2026-11-27T06:00:00Z, 2026-11-27T07:00:00.5+01:00).
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+function parseTime(raw: string, name: string) {
+  const at = RFC3339.test(raw) ? new Date(raw) : undefined;
+  // Date accepts 2026-02-31 (as 3 March): a time that does not print back to its own day is refused.
+  return at && !Number.isNaN(at.getTime()) && sameCalendarDay(raw, at)
+    ? ok(at)
+    : problem(`${name} must be a date and time with its offset, such as 2026-11-27T06:00:00Z, got "${raw.slice(0, 40)}"`);
+}
+function sameCalendarDay(raw: string, at: Date): boolean {
+  const offset = /(Z|[+-]\d{2}:\d{2})$/i.exec(raw)![1]!.toUpperCase();
+  const minutes = offset === 'Z' ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+  return new Date(at.getTime() + minutes * 60_000).toISOString().slice(0, 10) === raw.slice(0, 10);
+}
+
 /** The kinds of setting a schema is written with. */
 export const setting = {
   /** Free text; required unless a default is given. */
@@ -73,6 +88,8 @@ export const setting = {
   optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER): Setting<number | undefined> =>
     optional(required(parseInt(min, max), `a whole number from ${min} to ${max}`)),
   port: (fallback: number): Setting<number> => withDefault(required(parseInt(0, 65_535), 'a TCP port'), fallback),
+  /** A moment: a date and time with its offset (RFC 3339). */
+  optionalTime: (): Setting<Date | undefined> => optional(required(parseTime, 'a date and time such as 2026-11-27T06:00:00Z')),
   /** host:port. */
   address: (fallback?: string): Setting<string> => {
     const base = required(parseAddress, 'host:port');

@@ -121,6 +121,38 @@ const deleteStream = (name: string) => withManager((jsm) => jsm.streams.delete(n
       }
     });
 
+    test('newDurablesFrom: a durable created by the bus starts at that time; one that exists keeps its place', async () => {
+      const startStream = `${ownStream}_FROM`;
+      const older = await createNatsBus({ servers: TEST_NATS_URL, stream: startStream, subjects: [`${prefix}from.>`], onError: quiet });
+      try {
+        const seen: Record<string, number[]> = { fresh: [], kept: [] };
+        const handler = (name: string) => async (event: { data: unknown }) => void seen[name]!.push((event.data as { n: number }).n);
+        // `kept` exists before the first event; `fresh` is created after it, told to start later.
+        await (await older.subscribe({ durable: 'kept', subjects: [`${prefix}from.e`], handler: async () => undefined })).stop();
+        await older.publish(newRawEvent(`${prefix}from.e`, WORKSPACE, { n: 1 }));
+        const firstStored = await withManager(async (jsm) => (await jsm.streams.getMessage(startStream, { seq: 1 })).time);
+        const from = new Date(firstStored.getTime() + 1);
+        await expectEventually(() => expect(Date.now()).toBeGreaterThan(from.getTime() + 1));
+
+        bus = await createNatsBus({ servers: TEST_NATS_URL, stream: startStream, subjects: [`${prefix}from.>`], onError: quiet, newDurablesFrom: from });
+        await bus.subscribe({ durable: 'fresh', subjects: [`${prefix}from.e`], handler: handler('fresh') });
+        await bus.subscribe({ durable: 'kept', subjects: [`${prefix}from.e`], handler: handler('kept') });
+        await older.publish(newRawEvent(`${prefix}from.e`, WORKSPACE, { n: 2 }));
+
+        await expectEventually(() => expect(seen.kept!.sort()).toEqual([1, 2]));
+        await expectEventually(() => expect(seen.fresh).toEqual([2]));
+        const { config, delivered } = await withManager((jsm) => jsm.consumers.info(startStream, 'fresh'));
+        expect(config.opt_start_time && new Date(config.opt_start_time).getTime()).toBe(from.getTime());
+        expect(delivered.consumer_seq).toBe(1);
+        expect(seen.fresh).toEqual([2]);
+      } finally {
+        await older.close();
+        await bus?.close();
+        bus = undefined;
+        await deleteStream(startStream);
+      }
+    });
+
     test('a consumer of several subjects is filtered by the server from 2.10 on, and takes the whole stream before', async () => {
       bus = await createNatsBus({ servers: TEST_NATS_URL, stream: ownStream, subjects: [`${prefix}own.>`], onError: quiet });
       const subjects = [`${prefix}own.m.a`, `${prefix}own.m.b`];

@@ -55,6 +55,14 @@ export interface NatsBusOptions {
    * process, a durable re-filtered): such an event is redelivered after this time.
    */
   ackWaitMs?: number;
+  /**
+   * Where a durable this bus creates starts reading: the events the stream stored from this time on.
+   * Default: everything the stream holds (`maxAgeMs`), so a consumer added after its producer still
+   * sees what it missed. A durable that exists already keeps its place whatever this says. For
+   * stacks that share a long-lived server (tests, benchmarks), whose new durables would otherwise
+   * read again every event earlier runs left in the stream.
+   */
+  newDurablesFrom?: Date;
   retryDelayMs?: (deliveryCount: number) => number;
   onError?: BusErrorReporter;
 }
@@ -138,6 +146,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
           maxDeliver: subscribeOptions.maxDeliver,
           ackWaitMs,
           multipleFilters: supportsMultipleFilters(nc),
+          startAt: options.newDurablesFrom,
         };
         await ensureConsumer(jsm, settings);
         const subscription = new NatsSubscription(js, jsm, settings, subscribeOptions, { retryDelayMs, ackWaitMs, onError }, () =>
@@ -225,6 +234,8 @@ interface ConsumerSettings {
   ackWaitMs: number;
   /** Servers before 2.10 accept one filter subject per consumer. */
   multipleFilters: boolean;
+  /** Where a new durable starts (NatsBusOptions.newDurablesFrom); its beginning when absent. */
+  startAt?: Date;
 }
 
 function supportsMultipleFilters(nc: NatsConnection): boolean {
@@ -281,8 +292,11 @@ async function ensureConsumer(jsm: JetStreamManager, settings: ConsumerSettings,
         durable_name: settings.durable,
         ack_policy: AckPolicy.Explicit,
         // A new durable starts from the beginning of the stream: a consumer added after its
-        // producer must still see the events it missed (within the stream's retention).
-        deliver_policy: DeliverPolicy.All,
+        // producer must still see the events it missed (within the stream's retention). Unless
+        // told to start later (newDurablesFrom).
+        ...(settings.startAt
+          ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: settings.startAt.toISOString() }
+          : { deliver_policy: DeliverPolicy.All }),
       });
     } catch (createError) {
       if (retried) throw createError;
