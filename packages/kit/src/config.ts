@@ -58,18 +58,17 @@ function parseAddress(raw: string, name: string) {
 }
 
 // A date and a time with its offset (RFC 3339: 2026-11-27T06:00:00Z, 2026-11-27T07:00:00.5+01:00).
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|([+-])(\d{2}):(\d{2}))$/i;
 function parseTime(raw: string, name: string) {
-  const at = RFC3339.test(raw) ? new Date(raw) : undefined;
-  // Date accepts 2026-02-31 (as 3 March): a time that does not print back to its own day is refused.
-  return at && !Number.isNaN(at.getTime()) && sameCalendarDay(raw, at)
-    ? ok(at)
-    : problem(`${name} must be a date and time with its offset, such as 2026-11-27T06:00:00Z, got "${raw.slice(0, 40)}"`);
-}
-function sameCalendarDay(raw: string, at: Date): boolean {
-  const offset = /(Z|[+-]\d{2}:\d{2})$/i.exec(raw)![1]!.toUpperCase();
-  const minutes = offset === 'Z' ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
-  return new Date(at.getTime() + minutes * 60_000).toISOString().slice(0, 10) === raw.slice(0, 10);
+  const match = RFC3339.exec(raw);
+  const at = match ? new Date(raw) : undefined;
+  if (match && at && !Number.isNaN(at.getTime())) {
+    const [, day, sign, hours, minutes] = match;
+    const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) : 0;
+    // Date accepts 2026-02-31 (as 3 March): the instant must fall on the day written, at its offset.
+    if (new Date(at.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 10) === day) return ok(at);
+  }
+  return problem(`${name} must be a date and time with its offset, such as 2026-11-27T06:00:00Z, got "${raw.slice(0, 40)}"`);
 }
 
 /** The kinds of setting a schema is written with. */
