@@ -31,11 +31,13 @@ describe('gateway readiness', () => {
     const cold = createKeyCache(async () => principal);
     expect(await gatewayReadiness({ directory: client, keyCache: cold })()).toEqual({ authentication: false });
 
-    const warm = createKeyCache(async () => principal, { ttlMs: 200, negativeTtlMs: 100, maxEntries: 10 });
+    // The cache's own clock: the health check's time on a busy machine does not move it.
+    let now = 1_000_000;
+    const warm = createKeyCache(async () => principal, { ttlMs: 200, negativeTtlMs: 100, maxEntries: 10 }, () => now);
     await warm('svc_live_key');
     expect(warm.warm()).toBe(true);
     expect(await gatewayReadiness({ directory: client, keyCache: warm })()).toEqual({ authentication: true });
-    await new Promise((r) => setTimeout(r, 250)); // the trusted answer expires
+    now += 201; // the trusted answer expires
     expect(await gatewayReadiness({ directory: client, keyCache: warm })()).toEqual({ authentication: false });
   });
 

@@ -45,11 +45,11 @@ export interface KeyCache extends ResolveKey {
  * held as a map key or logged). Concurrent requests with one key share a single lookup. Only
  * definite answers are cached: a directory outage is retried on the next request.
  */
-export function createKeyCache(resolve: ResolveKey, options: AuthCacheOptions = DEFAULT_AUTH_CACHE): KeyCache {
+export function createKeyCache(resolve: ResolveKey, options: AuthCacheOptions = DEFAULT_AUTH_CACHE, clock: () => number = Date.now): KeyCache {
   const entries = new Map<string, Entry>();
   const lookup: ResolveKey = (key) => {
     const id = createHash('sha256').update(key).digest('base64url');
-    const now = Date.now();
+    const now = clock();
     const hit = entries.get(id);
     if (hit && hit.expires > now) return hit.outcome;
     entries.delete(id);
@@ -63,7 +63,7 @@ export function createKeyCache(resolve: ResolveKey, options: AuthCacheOptions = 
       () => undefined,
     );
     outcome.catch((error: unknown) => {
-      if (error instanceof CrmError && error.code === 'unauthorized') entry.expires = Date.now() + options.negativeTtlMs;
+      if (error instanceof CrmError && error.code === 'unauthorized') entry.expires = clock() + options.negativeTtlMs;
       else entries.delete(id);
     });
     if (entries.size > options.maxEntries) {
@@ -73,7 +73,7 @@ export function createKeyCache(resolve: ResolveKey, options: AuthCacheOptions = 
     return outcome;
   };
   const warm = () => {
-    const now = Date.now();
+    const now = clock();
     for (const entry of entries.values()) if (entry.resolved && entry.expires > now) return true;
     return false;
   };
