@@ -12,7 +12,7 @@ import {
   createPgliteClient,
 } from '@crm/kit';
 import type { DocumentStore } from '@crm/directory';
-import { type RunMode, type Settings, num, optionalStr, str } from './settings';
+import { type RunMode, type Settings, num, optionalStr, optionalTime, str } from './settings';
 
 /**
  * Backends chosen from the configuration: the real server when its URL is set, the embedded
@@ -64,7 +64,7 @@ export async function openSql(schema: string, settings: Settings, log: Logger): 
 /** NATS JetStream when `NATS_URL` is set; otherwise the in-process bus (all-in-one's default). */
 export async function openBus(settings: Settings, log: Logger, mode: RunMode): Promise<EventBus> {
   const url = optionalStr(settings, 'NATS_URL');
-  if (url) return createNatsBus({ servers: url, newDurablesFrom: settings.NATS_NEW_DURABLES_FROM as Date | undefined });
+  if (url) return createNatsBus({ servers: url, newDurablesFrom: optionalTime(settings, 'NATS_NEW_DURABLES_FROM') });
   if (mode === 'component') log.warn('NATS_URL is not set: events stay inside this process (in-process bus)');
   return createMemoryBus();
 }

@@ -75,3 +75,4 @@ export type Settings = Readonly<Record<string, unknown>>;
 export const str = (settings: Settings, name: string): string => settings[name] as string;
 export const optionalStr = (settings: Settings, name: string): string | undefined => settings[name] as string | undefined;
 export const num = (settings: Settings, name: string): number => settings[name] as number;
+export const optionalTime = (settings: Settings, name: string): Date | undefined => settings[name] as Date | undefined;

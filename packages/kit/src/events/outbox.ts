@@ -173,14 +173,19 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
    */
   async function runLockedBatch(): Promise<BatchOutcome> {
     return db.transaction(async (tx) => {
-      const { rows: lock } = await tx.query<{ acquired: boolean }>(
-        `SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || '.outbox')) AS acquired`,
-      );
-      if (!lock[0]?.acquired) return 'busy';
-      const { rows } = await tx.query<OutboxRow>(
-        `SELECT id, payload, headers, attempts FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      // The lock and the claim in one round trip: the rows are read only once the lock is taken
+      // (a one-time filter), and an empty outbox still answers one row saying whether it was.
+      const { rows: claimed } = await tx.query<Omit<OutboxRow, 'id'> & { acquired: boolean; id: string | null }>(
+        `WITH relay_lock AS (SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || '.outbox')) AS acquired)
+         SELECT relay_lock.acquired, o.id, o.payload, o.headers, o.attempts
+           FROM relay_lock LEFT JOIN LATERAL (
+             SELECT id, payload, headers, attempts FROM outbox WHERE relay_lock.acquired ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+           ) o ON true
+          ORDER BY o.id`,
         [batchSize],
       );
+      if (!claimed[0]?.acquired) return 'busy';
+      const rows = claimed.filter((row): row is OutboxRow & { acquired: boolean } => row.id !== null);
       const outcome = await publishInOrder(rows);
       await record(tx, outcome);
       return classify(rows, outcome);
