@@ -1,4 +1,4 @@
-import { backoffMs, sleep } from './events/concurrency';
+import { WAKE_UP, backoffMs, sleep } from './events/concurrency';
 import type { Logger } from './logger';
 
 /** Time as a worker sees it: injected, so a test drives a day of schedules in milliseconds. */
@@ -87,7 +87,7 @@ export function createWaker(clock: Clock = systemClock): Waker {
         return;
       }
       const waking = new AbortController();
-      const stop = () => waking.abort();
+      const stop = () => waking.abort(WAKE_UP);
       signal.addEventListener('abort', stop, { once: true });
       wakeUp = stop;
       try {

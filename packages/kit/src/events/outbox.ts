@@ -1,7 +1,7 @@
 import { addCount, observeGauges, readBacklog } from '../metrics';
 import type { SqlClient, SqlQueryable } from '../sql';
 import { untraced } from '../tracing';
-import { backoffMs, sleep } from './concurrency';
+import { WAKE_UP, backoffMs, sleep } from './concurrency';
 import { assertPublishable, logEventError, type CrmEvent, type EventBus } from './event-bus';
 import { captureTraceContext } from './event-tracing';
 
@@ -266,14 +266,14 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     async stop() {
       stopping = true;
       unobserve?.();
-      idle?.abort();
+      idle?.abort(WAKE_UP);
       await loop;
       loop = undefined;
     },
     nudge() {
       if (!loop || stopping) return;
       if (idle) {
-        if (idleAcceptsNudge) idle.abort();
+        if (idleAcceptsNudge) idle.abort(WAKE_UP);
       } else {
         // The batch running now may have read the outbox before the nudger committed.
         nudgedDuringBatch = true;
