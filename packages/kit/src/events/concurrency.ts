@@ -27,15 +27,15 @@ export class Semaphore {
 }
 
 /**
- * Waits `ms`, or less when `signal` aborts. Resolves either way: callers re-check their own state.
- * `unref` lets a process exit while only this timer is pending (background loops, not awaited work).
- */
-/**
- * The reason given when an AbortController only wakes a sleeper: \`abort()\` without one builds a
+ * The reason given when an AbortController only wakes a sleeper: `abort()` without one builds a
  * DOMException and its stack each time, which a wake-up after every commit makes a measurable cost.
  */
 export const WAKE_UP = Symbol('wake up');
 
+/**
+ * Waits `ms`, or less when `signal` aborts. Resolves either way: callers re-check their own state.
+ * `unref` lets a process exit while only this timer is pending (background loops, not awaited work).
+ */
 export function sleep(ms: number, signal?: AbortSignal, options: { unref?: boolean } = {}): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {

@@ -181,7 +181,8 @@ describe('rewriteLinks', () => {
     };
     fastest(5_000); // compiled before anything is timed
     const small = fastest(40_000);
-    // Linear measured 3.8 to 5.5 here (larger strings cost the collector a little more); quadratic, 18.
+    // Measured 3.8 to 5.5 (larger strings cost the collector a little more); with a naive quadratic
+    // scan added to each render, 14.
     expect(fastest(160_000) / small).toBeLessThan(10);
   });
 
