@@ -1,3 +1,5 @@
+import { parseDateTime } from './time';
+
 /**
  * Configuration from the environment, read once per process at start: each process declares the
  * variables it reads as a schema, and `readConfig` returns them typed or fails with ONE error that
@@ -57,18 +59,10 @@ function parseAddress(raw: string, name: string) {
   return match && +match[2]! <= 65_535 ? ok(raw) : problem(`${name} must be host:port, got "${raw.slice(0, 80)}"`);
 }
 
-// A date and a time with its offset (RFC 3339: 2026-11-27T06:00:00Z, 2026-11-27T07:00:00.5+01:00).
-const RFC3339 = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|([+-])(\d{2}):(\d{2}))$/i;
+// A date and a time with its offset, read as the API reads them (time.ts: RFC 3339, a real day).
 function parseTime(raw: string, name: string) {
-  const match = RFC3339.exec(raw);
-  const at = match ? new Date(raw) : undefined;
-  if (match && at && !Number.isNaN(at.getTime())) {
-    const [, day, sign, hours, minutes] = match;
-    const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) : 0;
-    // Date accepts 2026-02-31 (as 3 March): the instant must fall on the day written, at its offset.
-    if (new Date(at.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 10) === day) return ok(at);
-  }
-  return problem(`${name} must be a date and time with its offset, such as 2026-11-27T06:00:00Z, got "${raw.slice(0, 40)}"`);
+  const at = parseDateTime(raw);
+  return at ? ok(at) : problem(`${name} must be a date and time with its offset, such as 2026-11-27T06:00:00Z, got "${raw.slice(0, 40)}"`);
 }
 
 /** The kinds of setting a schema is written with. */
