@@ -14,7 +14,7 @@
 # test/infra/image-files.test.ts. Every setting comes from the environment (see
 # docker-compose.yml and infra/README.md).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-trixie-slim
 
 # ---------------------------------------------------------------------------------------------
 # manifests: only the files `npm ci` reads. The stage itself reruns on any change to the context,

@@ -1,12 +1,20 @@
-// One Jest run over every workspace. TypeScript sources are compiled by swc on the fly,
-// so unit and integration tests need no build; end-to-end tests spawn the built `crm`.
+// One Jest run over every workspace. TypeScript sources are compiled by swc on the fly; the
+// global setup builds first all the same (turbo: only what changed), because end-to-end tests spawn
+// the built `crm` and every suite loads the code @crm/proto generates. So `npx jest`, `npm run jest`
+// and `npm test` run alike.
 const path = require('node:path');
 
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
+// CommonJS packages that load modules with import(): PGlite (its WebAssembly, Node's own modules)
+// and the MongoDB driver (`os`). Jest's VM sandbox runs import() only under
+// `node --experimental-vm-modules`; swc turns each into a require(), so no flag is needed. A new
+// dependency failing with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG belongs in this list.
+const swcScript = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const shared = {
-  transform: { '^.+\\.(t|j|mj)s$': swc },
-  // ESM-only dependencies are transformed too, so the CommonJS test runtime can load them.
-  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie)/)'],
+  transform: { '/node_modules/(@electric-sql/pglite|mongodb)/.+\\.c?js$': swcScript, '^.+\\.(t|j|mj)s$': swc },
+  // Dependencies transformed too: ESM-only ones (uuid, cookie), so the CommonJS test runtime can
+  // load them, and those that call import() (above).
+  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie|@electric-sql/pglite|mongodb)/)'],
   testEnvironment: 'node',
 };
 
@@ -41,6 +49,7 @@ const project = (displayName, roots, extra = {}) => ({
 });
 
 module.exports = {
+  globalSetup: path.join(__dirname, 'scripts/jest-global-setup.js'),
   // Integration suites start PGlite (seconds of WebAssembly start-up) and real servers; on a
   // loaded two-core machine Jest's 5 s default fails them for being slow, not wrong.
   testTimeout: 30_000,

@@ -90,7 +90,14 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 }
 
 test('every process answers /metrics on its own port, and the public port does not', async () => {
-  for (const component of ['gateway', ...SERVICES]) expect(await scrape(component)).toMatch(/^# (HELP|TYPE) /m);
+  for (const component of ['gateway', ...SERVICES]) {
+    const text = await scrape(component);
+    expect(text).toMatch(/^# (HELP|TYPE) /m);
+    // The runtime's and the process's own, in every process.
+    for (const series of ['process_cpu_time_seconds_total', 'process_memory_usage_bytes', 'v8js_memory_heap_used_bytes', 'nodejs_eventloop_utilization_ratio']) {
+      expect([component, has(text, series)]).toEqual([component, true]);
+    }
+  }
   const publicMetrics = await fetch(`${stack!.baseUrl}/metrics`);
   expect(publicMetrics.status).toBe(404);
   expect((await fetch(`http://127.0.0.1:${ports.gateway}/other`)).status).toBe(404);
@@ -98,8 +105,8 @@ test('every process answers /metrics on its own port, and the public port does n
 });
 
 test('HTTP and gRPC series move with the traffic, labelled by route template and method, never by id', async () => {
-  const http = 'http_server_request_duration_count';
-  const rpc = 'rpc_server_duration_count';
+  const http = 'http_server_request_duration_seconds_count';
+  const rpc = 'rpc_server_call_duration_seconds_count';
   const created = { http_route: '/v1/contacts', http_request_method: 'POST', http_response_status_code: '201' };
   const read = { http_route: '/v1/contacts/:id', http_request_method: 'GET', http_response_status_code: '200' };
   const before = { gateway: await scrape('gateway'), people: await scrape('people'), directory: await scrape('directory') };
@@ -120,20 +127,22 @@ test('HTTP and gRPC series move with the traffic, labelled by route template and
     expect(sample(gateway, http, { ...read, http_response_status_code: '404' }) - sample(before.gateway, http, { ...read, http_response_status_code: '404' })).toBe(1);
     for (const id of ids) expect(gateway).not.toContain(id);
 
-    const people = await scrape('people');
-    const ok = (method: string) => ({ rpc_method: method, rpc_grpc_status_code: '0' });
-    expect(sample(people, rpc, ok('CreateContact')) - sample(before.people, rpc, ok('CreateContact'))).toBe(5);
-    expect(sample(people, rpc, ok('GetContact')) - sample(before.people, rpc, ok('GetContact'))).toBeGreaterThanOrEqual(5);
-    expect(sample(people, rpc, { rpc_method: 'GetContact', rpc_grpc_status_code: '5' })).toBeGreaterThanOrEqual(1);
+    const peopleText = await scrape('people');
+    const ok = (method: string) => ({ rpc_method: method, rpc_status_code: 'OK' });
+    const people = (method: string) => `crm.people.v1.PeopleService/${method}`;
+    expect(sample(peopleText, rpc, ok(people('CreateContact'))) - sample(before.people, rpc, ok(people('CreateContact')))).toBe(5);
+    expect(sample(peopleText, rpc, ok(people('GetContact'))) - sample(before.people, rpc, ok(people('GetContact')))).toBeGreaterThanOrEqual(5);
+    expect(sample(peopleText, rpc, { rpc_method: people('GetContact'), rpc_status_code: 'NOT_FOUND' })).toBeGreaterThanOrEqual(1);
     // Every request was authenticated by the directory (or its cache): the series exists and counts.
-    expect(sample(await scrape('directory'), rpc, ok('Authenticate'))).toBeGreaterThanOrEqual(sample(before.directory, rpc, ok('Authenticate')));
+    const authenticate = ok('crm.directory.v1.DirectoryService/Authenticate');
+    expect(sample(await scrape('directory'), rpc, authenticate)).toBeGreaterThanOrEqual(sample(before.directory, rpc, authenticate));
   });
 });
 
 test('mail, events, the outbox and the engine move their series, and no label carries an id', async () => {
-  const delivery = 'crm_mail_delivery_duration_count';
+  const delivery = 'crm_mail_delivery_duration_seconds_count';
   const sent = { crm_mail_provider: 'smtp', crm_mail_outcome: 'sent' };
-  const steps = 'crm_engine_step_duration_count';
+  const steps = 'crm_engine_step_duration_seconds_count';
   const queued = { crm_node_type: 'email', crm_step_outcome: 'email_queued' };
   const before = { messaging: await scrape('messaging'), flows: await scrape('flows') };
 
@@ -159,20 +168,20 @@ test('mail, events, the outbox and the engine move their series, and no label ca
     const inbound = (kind: string) => sample(messaging, 'crm_mail_inbound_total', { crm_mail_inbound_kind: kind }) - sample(before.messaging, 'crm_mail_inbound_total', { crm_mail_inbound_kind: kind });
     expect(inbound('reply')).toBe(1);
     expect(inbound('unmatched')).toBe(1);
-    for (const gauge of ['crm_mail_queue_due', 'crm_mail_queue_oldest_due_age']) expect(has(messaging, gauge)).toBe(true);
-    for (const gauge of ['crm_outbox_events', 'crm_outbox_oldest_age']) expect(messaging).toMatch(new RegExp(`^${gauge}\\{[^}]*crm_context="messaging"`, 'm'));
+    for (const gauge of ['crm_mail_queue_due', 'crm_mail_queue_oldest_due_age_seconds']) expect(has(messaging, gauge)).toBe(true);
+    for (const gauge of ['crm_outbox_events', 'crm_outbox_oldest_age_seconds']) expect(messaging).toMatch(new RegExp(`^${gauge}\\{[^}]*crm_context="messaging"`, 'm'));
     expect(sample(messaging, 'crm_outbox_published_total', { crm_context: 'messaging' })).toBeGreaterThan(sample(before.messaging, 'crm_outbox_published_total', { crm_context: 'messaging' }));
 
     const flows = await scrape('flows');
     expect(sample(flows, steps, queued) - sample(before.flows, steps, queued)).toBe(1);
     expect(sample(flows, steps, { crm_node_type: 'end', crm_step_outcome: 'completed' })).toBeGreaterThanOrEqual(1);
-    for (const gauge of ['crm_engine_due', 'crm_engine_oldest_due_age']) expect(has(flows, gauge)).toBe(true);
+    for (const gauge of ['crm_engine_due', 'crm_engine_oldest_due_age_seconds']) expect(has(flows, gauge)).toBe(true);
   }, { timeoutMs: 30_000, intervalMs: 250 });
 
   if (stack!.usePostgres) {
     for (const service of ['people', 'activities', 'messaging', 'flows']) {
       const text = await scrape(service);
-      expect(sample(text, 'db_client_connection_max', { db_client_connection_pool_name: service })).toBeGreaterThan(0);
+      expect(sample(text, 'db_client_connection_limit', { db_client_connection_pool_name: service })).toBeGreaterThan(0);
       expect(text).toMatch(new RegExp(`^db_client_connection_count\\{[^}]*db_client_connection_state="idle"`, 'm'));
     }
   }
@@ -180,11 +189,11 @@ test('mail, events, the outbox and the engine move their series, and no label ca
     // Between processes, over NATS: the sends' events reach people's and flows' consumers.
     await expectEventually(async () => {
       const people = await scrape('people');
-      expect(sample(people, 'messaging_process_duration_count', { messaging_destination_name: MessagingEvents.EmailSent })).toBeGreaterThanOrEqual(2);
-      expect(people).toMatch(/^crm_events_consumer_pending\{[^}]*messaging_system="nats"/m);
+      expect(sample(people, 'messaging_process_duration_seconds_count', { messaging_destination_name: MessagingEvents.EmailSent })).toBeGreaterThanOrEqual(2);
+      expect(people).toMatch(/^crm_events_consumer_pending\{[^}]*messaging_system_name="nats"/m);
       expect(people).toMatch(/^crm_events_consumer_unacked\{/m);
       const flows = await scrape('flows');
-      expect(sample(flows, 'messaging_process_duration_count', { messaging_destination_name: MessagingEvents.EmailEventRecorded })).toBeGreaterThanOrEqual(1);
+      expect(sample(flows, 'messaging_process_duration_seconds_count', { messaging_destination_name: MessagingEvents.EmailEventRecorded })).toBeGreaterThanOrEqual(1);
     }, { timeoutMs: 30_000, intervalMs: 250 });
   }
   for (const component of ['gateway', ...SERVICES]) {

@@ -203,19 +203,17 @@ function dockerignore(src: string): (p: string) => boolean {
     .map((l) => {
       const negate = l.startsWith('!');
       const pattern = path.posix.normalize(negate ? l.slice(1) : l).replace(/^\/+/, '');
-      const re = pattern
-        .split('/')
-        .map((seg) => (seg === '**' ? '.*' : seg.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
-        .join('/')
-        .replace(/\.\*\//g, '(?:.*/)?');
-      return { negate, re: new RegExp(`^${re}$`) };
+      // Go's filepath.Match with `**`, as Docker reads it: Node's glob matcher has the same `*`,
+      // `?` and `**` (a .dockerignore here uses no braces or character classes).
+      if (/[[{]/.test(pattern)) throw new Error(`.dockerignore: ${l}: braces and character classes read differently here`);
+      return { negate, matches: (candidate: string) => path.posix.matchesGlob(candidate, pattern) };
     });
   return (p: string) => {
     const parts = p.split('/');
     const candidates = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
     let excluded = false;
     // A pattern applies when it matches the path or one of its parent directories.
-    for (const r of rules) if (candidates.some((c) => r.re.test(c))) excluded = !r.negate;
+    for (const r of rules) if (candidates.some(r.matches)) excluded = !r.negate;
     return excluded;
   };
 }
@@ -230,15 +228,28 @@ describe('Dockerfile', () => {
   /** An instruction of a target, or of the runtime stage it is built on. */
   const effective = (target: string, op: string) => last(byName(target), op) ?? last(runtime, op);
 
-  test('is a multi-stage build on node:20-bookworm-slim, with a target per component and all-in-one last', () => {
+  test('is a multi-stage build on the pinned Node LTS release of .node-version, with a target per component and all-in-one last', () => {
+    // The image runs the release the project is developed and tested on (.node-version), on Debian
+    // slim, and that release satisfies every package's "engines".
+    const release = read(ROOT, '.node-version').trim();
+    const image = `node:${release}-trixie-slim`;
+    expect(release).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(read(ROOT, '.nvmrc').trim()).toBe(release.split('.')[0]);
+    expect(rootPkg.engines.node).toBe(`>=${release.split('.')[0]}`);
+    for (const workspace of rootPkg.workspaces as string[]) {
+      for (const dir of workspace.endsWith('/*') ? fs.readdirSync(path.join(ROOT, workspace.slice(0, -2))).map((d) => path.join(workspace.slice(0, -2), d)) : [workspace]) {
+        if (!fs.existsSync(path.join(ROOT, dir, 'package.json'))) continue;
+        expect([dir, JSON.parse(read(ROOT, dir, 'package.json')).engines?.node]).toEqual([dir, rootPkg.engines.node]);
+      }
+    }
     const names = new Set<string>();
     for (const s of stages) {
-      // every stage starts from Node 20 slim or from an earlier stage
-      expect(s.from === 'node:20-bookworm-slim' || names.has(s.from)).toBe(true);
+      // every stage starts from the pinned Node image or from an earlier stage
+      expect(s.from === image || names.has(s.from)).toBe(true);
       if (s.name) names.add(s.name);
     }
-    expect(globalArgs.NODE_IMAGE).toBe('node:20-bookworm-slim');
-    expect(runtime.from).toBe('node:20-bookworm-slim');
+    expect(globalArgs.NODE_IMAGE).toBe(image);
+    expect(runtime.from).toBe(image);
     for (const t of targets) expect([t, byName(t)?.from]).toEqual([t, 'runtime']);
     // `docker build .` without --target gives the all-in-one image
     expect(stages[stages.length - 1]!.name).toBe('all-in-one');

@@ -1,17 +1,26 @@
 import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
 import {
   ConfigError,
   type ConfigSchema,
   DEFAULT_PORTS,
   type EventBus,
+  type ListenTarget,
   type Logger,
   addressEnv,
+  addressTarget,
   createLogger,
+  listenErrorCode,
+  listenProblem,
+  listenProblems,
+  probeListen,
   readConfig,
   runMigrations,
   setting,
 } from '@crm/kit';
+import type { MetricsListener } from '@crm/kit/telemetry';
 import { runAdmin } from './admin';
+import { readAllInOneRecord, writeAllInOneRecord } from './all-in-one-record';
 import { UsageError, parseArgs } from './args';
 import { bootstrapDefaultWorkspace } from './bootstrap';
 import type { ServiceComponent, Stop } from './components/component';
@@ -72,6 +81,52 @@ async function startGatewayComponent(settings: Settings, log: Logger | false, se
   });
 }
 
+/** A variable's value as the user set it (readConfig reads an empty one as unset). */
+const givenEnv = (name: string): string | undefined => process.env[name] || undefined;
+
+/** The gateway's port, with the variable that sets it. */
+function gatewayTarget(settings: Settings): ListenTarget {
+  const port = num(settings, 'PORT');
+  return { variable: 'PORT', value: String(port), isDefault: !givenEnv('PORT'), host: str(settings, 'HOST'), port };
+}
+
+/** The inbound SMTP listener's address, when messaging is told to listen for mail. */
+function inboundSmtpTargets(settings: Settings): ListenTarget[] {
+  const address = optionalStr(settings, 'INBOUND_SMTP_ADDR');
+  return address ? [addressTarget('INBOUND_SMTP_ADDR', address)] : [];
+}
+
+/**
+ * Before anything starts: checks every port this process is about to listen on and waits for its
+ * /metrics listener, so a port that cannot be taken is one error naming its variable
+ * (`PORT=8080: 127.0.0.1:8080 is already in use (EADDRINUSE)`), not a failure half-way up.
+ */
+async function checkPorts(targets: ListenTarget[], log: Logger): Promise<MetricsListener | undefined> {
+  const { metricsListener } = await import('@crm/kit/telemetry');
+  const [problems, metrics] = await Promise.all([listenProblems(targets), metricsListener()?.catch((error: Error) => error)]);
+  if (metrics instanceof Error) problems.push(metrics.message);
+  if (problems.length) {
+    throw new ConfigError(problems.length === 1 ? problems[0]! : `${problems.length} ports cannot be listened on:\n  - ${problems.join('\n  - ')}`);
+  }
+  const served = metrics instanceof Error ? undefined : metrics;
+  if (served?.instead) {
+    log.warn({ address: served.address }, `METRICS_PORT is not set and ${served.instead} is taken: /metrics is served on ${served.address}`);
+  } else if (served) {
+    log.info({ address: served.address }, 'metrics served at /metrics');
+  }
+  return served;
+}
+
+/** Runs `bind`; a listen it fails (a port taken since checkPorts) becomes the problem of `target`'s variable. */
+async function listeningAs<T>(target: ListenTarget, bind: () => Promise<T>): Promise<T> {
+  try {
+    return await bind();
+  } catch (error) {
+    const code = listenErrorCode(error);
+    throw code ? new ConfigError(listenProblem(target, code)) : error;
+  }
+}
+
 /** What is left of the shutdown bound after in-flight work: consumers, pools, the bus, telemetry. */
 const SHUTDOWN_RESERVE_MS = 2_000;
 
@@ -113,10 +168,8 @@ async function startAllInOne(): Promise<void> {
   const COMPONENT_NAMES = SERVICE_COMPONENTS.map((c) => c.name as keyof typeof DEFAULT_PORTS);
   const read = readSettings('all-in-one', SERVICE_COMPONENTS, {
     ...GATEWAY,
-    // The directory keeps its well-known address, which `crm admin` reaches; the rest pick free
-    // ports unless told otherwise.
-    ...addressSettings(['directory']),
-    ...Object.fromEntries(COMPONENT_NAMES.filter((n) => n !== 'directory').map((n) => [addressEnv(n), setting.optionalAddress()])),
+    // The services' gRPC ports are internal to the process: free ones unless told otherwise.
+    ...Object.fromEntries(COMPONENT_NAMES.map((n) => [addressEnv(n), setting.optionalAddress()])),
   });
   // Tracking and unsubscribe links point at this process's own gateway unless PUBLIC_URL says otherwise.
   const host = str(read, 'HOST');
@@ -124,6 +177,17 @@ async function startAllInOne(): Promise<void> {
     ? read
     : { ...read, PUBLIC_URL: `http://${host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${num(read, 'PORT')}` };
   const log = createLogger('crm', str(settings, 'LOG_LEVEL'));
+  const given = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, optionalStr(settings, addressEnv(n))]));
+  const binds = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, given[n] ?? '127.0.0.1:0']));
+  // `crm admin`, another process, finds the directory at its well-known port when that is free, and
+  // in the data folder's all-in-one.json whatever port it got.
+  const wellKnownDirectory = `127.0.0.1:${DEFAULT_PORTS.directory}`;
+  if (!given.directory && !(await probeListen('127.0.0.1', DEFAULT_PORTS.directory))) binds.directory = wellKnownDirectory;
+  const targets = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, addressTarget(addressEnv(n), binds[n]!, !given[n])]));
+  const metrics = await checkPorts(
+    [gatewayTarget(settings), ...COMPONENT_NAMES.filter((n) => given[n]).map((n) => targets[n]!), ...inboundSmtpTargets(settings)],
+    log,
+  );
   mkdirSync(dataDir(settings), { recursive: true });
   const stops: Stop[] = [];
   onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
@@ -132,24 +196,37 @@ async function startAllInOne(): Promise<void> {
   stops.push(() => bus.close());
   const addresses: Record<string, string> = {};
   for (const component of SERVICE_COMPONENTS) {
-    const bind = optionalStr(settings, addressEnv(component.name)) ?? '127.0.0.1:0';
-    const started = await component.start({
-      log: log.child({ component: component.name }),
-      grpcAddr: bind,
-      bus,
-      mode: 'all-in-one',
-      settings,
-      peerAddress: (name) => {
-        const address = addresses[name];
-        if (!address) throw new Error(`${component.name} needs ${name}, which starts after it`);
-        return address;
-      },
-    });
+    const started = await listeningAs(targets[component.name]!, () =>
+      component.start({
+        log: log.child({ component: component.name }),
+        grpcAddr: binds[component.name]!,
+        bus,
+        mode: 'all-in-one',
+        settings,
+        peerAddress: (name) => {
+          const address = addresses[name];
+          if (!address) throw new Error(`${component.name} needs ${name}, which starts after it`);
+          return address;
+        },
+      }),
+    );
     stops.push(started.stop);
     addresses[component.name] = started.address;
   }
-  const gateway = await startGatewayComponent(settings, log.child({ component: 'gateway' }), addresses);
+  const gatewayLog = log.child({ component: 'gateway' });
+  const gateway = await listeningAs(gatewayTarget(settings), () => startGatewayComponent(settings, gatewayLog, addresses));
   stops.push((drainUntil) => gateway.close(drainUntil - Date.now()));
+  const removeRecord = writeAllInOneRecord(dataDir(settings), {
+    pid: process.pid,
+    api: gateway.url,
+    directory: addresses.directory!,
+    ...(metrics ? { metrics: metrics.address } : {}),
+  });
+  stops.push(async () => removeRecord());
+  if (!given.directory && addresses.directory !== wellKnownDirectory) {
+    const record = path.join(str(settings, 'CRM_DATA_DIR'), 'all-in-one.json');
+    log.warn({ address: addresses.directory }, `${wellKnownDirectory} is taken: the directory listens on ${addresses.directory}; \`crm admin\` finds it in ${record}`);
+  }
 
   const firstKey = await bootstrapDefaultWorkspace(addresses.directory!, dataDir(settings));
   process.stdout.write(`CRM API listening on ${gateway.url} (try ${gateway.url}/v1/contacts)\n`);
@@ -165,10 +242,11 @@ async function startOne(name: string): Promise<void> {
   if (name === 'gateway') {
     const settings = readSettings('component', [], { ...GATEWAY, ...addressSettings(SERVICE_NAMES) });
     const log = createLogger('crm-gateway', str(settings, 'LOG_LEVEL'));
+    await checkPorts([gatewayTarget(settings)], log);
     const stops: Stop[] = [];
     onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
     const addresses = Object.fromEntries(SERVICE_NAMES.map((n) => [n, str(settings, addressEnv(n))]));
-    const gateway = await startGatewayComponent(settings, log, addresses);
+    const gateway = await listeningAs(gatewayTarget(settings), () => startGatewayComponent(settings, log, addresses));
     stops.push((drainUntil) => gateway.close(drainUntil - Date.now()));
     log.info({ url: gateway.url }, 'gateway listening');
     return;
@@ -180,18 +258,22 @@ async function startOne(name: string): Promise<void> {
     ...addressSettings(SERVICE_NAMES.filter((n) => n !== name)),
   });
   const log = createLogger(`crm-${name}`, str(settings, 'LOG_LEVEL'));
+  const grpcTarget = addressTarget('GRPC_ADDR', str(settings, 'GRPC_ADDR'), !givenEnv('GRPC_ADDR'));
+  await checkPorts([grpcTarget, ...inboundSmtpTargets(settings)], log);
   const stops: Stop[] = [];
   onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
   const bus = await openBus(settings, log, 'component');
   stops.push(() => bus.close());
-  const started = await component.start({
-    log,
-    grpcAddr: str(settings, 'GRPC_ADDR'),
-    bus,
-    mode: 'component',
-    settings,
-    peerAddress: (peer) => str(settings, addressEnv(peer)),
-  });
+  const started = await listeningAs(grpcTarget, () =>
+    component.start({
+      log,
+      grpcAddr: str(settings, 'GRPC_ADDR'),
+      bus,
+      mode: 'component',
+      settings,
+      peerAddress: (peer) => str(settings, addressEnv(peer)),
+    }),
+  );
   stops.push(started.stop);
 }
 
@@ -234,8 +316,14 @@ export async function main(argv: string[]): Promise<void> {
         process.stdout.write(`${JSON.stringify(describeApi(CONTEXTS), null, 2)}\n`);
         return;
       }
-      case 'admin':
-        return await runAdmin({ positional: rest, options: args.options }, str(readConfig(addressSettings(['directory'])), 'DIRECTORY_ADDR'));
+      case 'admin': {
+        // DIRECTORY_ADDR when set; else the all-in-one running on this data folder, wherever its
+        // directory listens; else the directory's well-known address.
+        const config = readConfig({ CRM_DATA_DIR: COMMON.CRM_DATA_DIR, DIRECTORY_ADDR: setting.optionalAddress() });
+        const directory =
+          config.DIRECTORY_ADDR ?? readAllInOneRecord(path.resolve(config.CRM_DATA_DIR))?.directory ?? `127.0.0.1:${DEFAULT_PORTS.directory}`;
+        return await runAdmin({ positional: rest, options: args.options }, directory);
+      }
       case 'help':
       case undefined:
         process.stdout.write(`${await usage()}\n`);

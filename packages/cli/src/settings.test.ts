@@ -1,4 +1,8 @@
-import { runCrm } from '../../../test/support/processes';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type Server, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { freePort, runCrm } from '../../../test/support/processes';
 
 describe('crm start reads its whole configuration before starting anything', () => {
   test('every missing or malformed variable of a component is named in one error', async () => {
@@ -28,5 +32,63 @@ describe('crm start reads its whole configuration before starting anything', () 
     const inverted = await runCrm(['start', 'gateway'], { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' });
     expect(inverted.code).not.toBe(0);
     expect(inverted.stderr).toMatch(/HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/);
+  });
+});
+
+describe('a port that cannot be taken is one error naming the variable that set it', () => {
+  const held: Server[] = [];
+  /** A loopback port this test listens on, so `crm` finds it taken. */
+  async function takenPort(): Promise<number> {
+    const port = await freePort();
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
+    held.push(server);
+    return port;
+  }
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'crm-ports-')), 'data');
+  });
+  afterEach(() => {
+    for (const server of held.splice(0)) server.close();
+    rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  });
+  const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/^\s+at /m);
+
+  test('all-in-one: PORT and METRICS_PORT, together, before anything starts', async () => {
+    const [api, metrics] = [await takenPort(), await takenPort()];
+    const embedded = { DATABASE_URL: '', NATS_URL: '', MONGO_URL: '', REDIS_URL: '' };
+    const result = await runCrm(['start'], { ...embedded, CRM_DATA_DIR: dataDir, PORT: String(api), METRICS_PORT: String(metrics) });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`PORT=${api}: 127.0.0.1:${api} is already in use (EADDRINUSE)`);
+    expect(result.stderr).toContain(`METRICS_PORT=${metrics}: 127.0.0.1:${metrics} is already in use (EADDRINUSE)`);
+    noStackTrace(result.stderr);
+    // Nothing started: not even the data folder was created.
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  test('all-in-one: a service address the user set (DIRECTORY_ADDR)', async () => {
+    const directory = await takenPort();
+    const result = await runCrm(['start'], { CRM_DATA_DIR: dataDir, PORT: String(await freePort()), DIRECTORY_ADDR: `127.0.0.1:${directory}`, METRICS_PORT: 'off' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`DIRECTORY_ADDR=127.0.0.1:${directory}: 127.0.0.1:${directory} is already in use (EADDRINUSE)`);
+    noStackTrace(result.stderr);
+  });
+
+  test('a component: GRPC_ADDR, and the gateway: PORT', async () => {
+    const taken = await takenPort();
+    const people = await runCrm(['start', 'people'], {
+      CRM_DATA_DIR: dataDir,
+      GRPC_ADDR: `127.0.0.1:${taken}`,
+      CURSOR_SECRET: 'a-cursor-secret-of-32-characters',
+      METRICS_PORT: 'off',
+    });
+    expect(people.code).not.toBe(0);
+    expect(people.stderr).toContain(`GRPC_ADDR=127.0.0.1:${taken}: 127.0.0.1:${taken} is already in use (EADDRINUSE)`);
+    noStackTrace(people.stderr);
+    const gateway = await runCrm(['start', 'gateway'], { PORT: String(taken), METRICS_PORT: 'off' });
+    expect(gateway.code).not.toBe(0);
+    expect(gateway.stderr).toContain(`PORT=${taken}: 127.0.0.1:${taken} is already in use (EADDRINUSE)`);
+    noStackTrace(gateway.stderr);
   });
 });

@@ -43,12 +43,9 @@ function parseInt(min: number, max: number) {
 
 function parseUrl(protocols: readonly string[]) {
   return (raw: string, name: string) => {
-    try {
-      const url = new URL(raw);
-      if (protocols.includes(url.protocol.replace(/:$/, ''))) return ok(raw);
-    } catch {
-      // Reported below without echoing the value: a URL may carry credentials.
-    }
+    const url = URL.parse(raw);
+    if (url && protocols.includes(url.protocol.replace(/:$/, ''))) return ok(raw);
+    // Reported without echoing the value: a URL may carry credentials.
     return problem(`${name} must be a ${protocols.join(' or ')} URL`);
   };
 }

@@ -32,3 +32,4 @@ export * from './sql-service';
 export * from './workers';
 export * from './map-limit';
 export * from './group-commit';
+export * from './listen';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { TracerProvider } from '@opentelemetry/sdk-trace';
 import { createLogger } from './logger';
 
 function capture() {
@@ -16,7 +16,7 @@ function capture() {
 }
 
 const contextManager = new AsyncLocalStorageContextManager();
-const provider = new BasicTracerProvider();
+const provider = new TracerProvider();
 beforeAll(() => {
   context.setGlobalContextManager(contextManager.enable());
   trace.setGlobalTracerProvider(provider);

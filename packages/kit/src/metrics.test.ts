@@ -3,11 +3,25 @@ import { newRawEvent } from './events/event-bus';
 import { createMemoryBus } from './events/memory-bus';
 import { createNatsBus } from './events/nats-bus';
 import { OUTBOX_MIGRATION_SQL, createOutboxRelay, writeOutbox } from './events/outbox';
-import { INSTRUMENTS, type InstrumentName, GAUGE_READ_TIMEOUT_MS, addCount, observeGauges, prometheusName, readBacklog, recordHistogram } from './metrics';
+import {
+  GAUGE_READ_TIMEOUT_MS,
+  INSTRUMENTS,
+  type InstrumentName,
+  RUNTIME_INSTRUMENTS,
+  type RuntimeInstrumentName,
+  addCount,
+  observeGauges,
+  prometheusName,
+  readBacklog,
+  recordHistogram,
+  recordRpcServed,
+} from './metrics';
 import { expectEventually } from './testing/expect-eventually';
 import { TEST_NATS_URL, serviceAvailable } from './testing/reachability';
 import { sqlBackends } from './testing/sql-backends';
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 // Before any instrument is used, so they all bind to it.
 const meter = installTestMetrics();
@@ -15,13 +29,54 @@ afterAll(() => meter.shutdown());
 
 const WORKSPACE = '0196a7b4-3c2d-7e5f-8a9b-0c1d2e3f4a5b';
 
+const CATALOGUE = { ...INSTRUMENTS, ...RUNTIME_INSTRUMENTS };
+const ALL = Object.keys(CATALOGUE) as Array<InstrumentName | RuntimeInstrumentName>;
+
+/**
+ * The names the semantic-conventions package deprecates: its declarations whose comment says
+ * `@deprecated` (the package marks them only there, in its type declarations).
+ */
+function deprecatedConventions(): Map<string, string> {
+  const dir = path.dirname(require.resolve('@opentelemetry/semantic-conventions'));
+  const deprecated = new Map<string, string>();
+  for (const file of fs.readdirSync(dir).filter((f) => /^(stable|experimental)_(attributes|metrics)\.d\.cts$/.test(f))) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    for (const [, comment, value] of text.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*declare const \w+: "([^"]+)";/g)) {
+      const replaced = /@deprecated ([^\n]*)/.exec(comment!);
+      if (replaced) deprecated.set(value!, replaced[1]!.trim());
+    }
+  }
+  return deprecated;
+}
+
 describe('the catalogue', () => {
-  test('Prometheus names: dots to underscores, counters end in _total', () => {
-    expect(prometheusName('rpc.server.duration')).toBe('rpc_server_duration');
+  test('Prometheus names: dots to underscores, the unit in words, counters end in _total', () => {
+    expect(prometheusName('rpc.server.call.duration')).toBe('rpc_server_call_duration_seconds');
+    expect(prometheusName('http.server.request.duration')).toBe('http_server_request_duration_seconds');
+    expect(prometheusName('crm.outbox.oldest_age')).toBe('crm_outbox_oldest_age_seconds');
     expect(prometheusName('crm.refusals')).toBe('crm_refusals_total');
     expect(prometheusName('db.client.connection.pending_requests')).toBe('db_client_connection_pending_requests');
-    const names = Object.keys(INSTRUMENTS).map((name) => prometheusName(name as InstrumentName));
+    expect(prometheusName('process.cpu.time')).toBe('process_cpu_time_seconds_total');
+    expect(prometheusName('v8js.memory.heap.used')).toBe('v8js_memory_heap_used_bytes');
+    const names = ALL.map((name) => prometheusName(name));
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  test('every duration and age is in seconds, and its series say so', () => {
+    for (const name of ALL) {
+      if (!/(duration|_age|\.time|delay)/.test(name)) continue;
+      expect([name, CATALOGUE[name].unit, prometheusName(name)]).toEqual([name, 's', expect.stringMatching(/_seconds(_total)?$/)]);
+    }
+  });
+
+  test('no name or attribute is one the semantic conventions deprecate', () => {
+    const deprecated = deprecatedConventions();
+    // The check reads the package: it knows the names this catalogue left behind.
+    expect(deprecated.get('rpc.server.duration')).toMatch(/rpc\.server\.call\.duration/);
+    expect(deprecated.get('rpc.grpc.status_code')).toBeDefined();
+    expect(deprecated.get('db.client.connection.max')).toMatch(/db\.client\.connection\.limit/);
+    const used = ALL.flatMap((name) => [name, ...CATALOGUE[name].attributes]);
+    expect(used.filter((name) => deprecated.has(name)).map((name) => `${name}: ${deprecated.get(name)}`)).toEqual([]);
   });
 
   test('no instrument takes an id or a workspace as an attribute', () => {
@@ -31,8 +86,22 @@ describe('the catalogue', () => {
   });
 
   test('an attribute the catalogue does not list is refused, so no label can slip in', () => {
-    expect(() => recordHistogram('rpc.server.duration', 0.1, { 'crm.workspace_id': 'w' } as never)).toThrow(/does not take the attribute crm.workspace_id/);
+    expect(() => recordHistogram('rpc.server.call.duration', 0.1, { 'crm.workspace_id': 'w' } as never)).toThrow(/does not take the attribute crm.workspace_id/);
     expect(() => addCount('crm.refusals', 1, { 'http.route': '/x' } as never)).toThrow(/does not take/);
+  });
+});
+
+describe('gRPC calls served', () => {
+  test('by fully qualified method and status name, in seconds', async () => {
+    recordRpcServed('crm.metrics_test.v1.ThingService', 'GetThing', 5, 0.25);
+    recordRpcServed('crm.metrics_test.v1.ThingService', 'GetThing', 0, 0.5);
+    const points = pointsOf(await meter.collect(), 'rpc.server.call.duration', { 'rpc.method': 'crm.metrics_test.v1.ThingService/GetThing' });
+    expect(points.map((p) => [p.attributes, p.value, p.sum]).sort()).toEqual(
+      [
+        [{ 'rpc.system.name': 'grpc', 'rpc.method': 'crm.metrics_test.v1.ThingService/GetThing', 'rpc.status_code': 'NOT_FOUND' }, 1, 0.25],
+        [{ 'rpc.system.name': 'grpc', 'rpc.method': 'crm.metrics_test.v1.ThingService/GetThing', 'rpc.status_code': 'OK' }, 1, 0.5],
+      ].sort(),
+    );
   });
 });
 
@@ -89,7 +158,7 @@ describe('event consumers', () => {
         if ((event.data as { hold?: boolean }).hold) await held;
       },
     });
-    const group = { 'messaging.system': 'memory', 'messaging.consumer.group.name': 'metered' };
+    const group = { 'messaging.system.name': 'memory', 'messaging.consumer.group.name': 'metered' };
     await bus.publish(newRawEvent('crm.metrics_test.thing.failed', WORKSPACE, { fail: true }));
     const holding = bus.publish(newRawEvent('crm.metrics_test.thing.held', WORKSPACE, { hold: true }));
     await expectEventually(async () => expect(total(await meter.collect(), 'crm.events.consumer.unacked', group)).toBe(1));
@@ -115,7 +184,7 @@ describe('event consumers', () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     try {
-      const group = { 'messaging.system': 'nats', 'messaging.consumer.group.name': `lagging-${run}` };
+      const group = { 'messaging.system.name': 'nats', 'messaging.consumer.group.name': `lagging-${run}` };
       await bus.subscribe({ durable: `lagging-${run}`, subjects: [`tm${run}.>`], concurrency: 1, handler: () => held });
       for (let n = 0; n < 5; n++) await bus.publish(newRawEvent(`tm${run}.thing.made`, WORKSPACE, { n }));
       await expectEventually(async () => {

@@ -1,13 +1,23 @@
 import { type Attributes, type Counter, type Histogram, type ObservableGauge, metrics } from '@opentelemetry/api';
+import { type PrometheusKind, prometheusMetricName } from './prometheus-names';
 import type { SqlQueryable } from './sql';
 import { untraced } from './tracing';
 
+interface InstrumentSpec {
+  kind: PrometheusKind;
+  /** UCUM, as OpenTelemetry has it: `s`, `By`, `1`, or a count's `{annotation}`. */
+  unit: string;
+  description: string;
+  attributes: readonly string[];
+}
+
 /**
- * Every instrument the system records, after the OpenTelemetry semantic conventions for HTTP, RPC,
- * messaging and database clients where one applies (`crm.*` otherwise): durations in seconds, and
- * attributes of bounded cardinality only (a route template, never a path; a method, a consumer
- * group, a context, an outcome; never an id or a workspace). Each instrument names the attributes
- * it may carry, and recording any other is a programming error the tests catch.
+ * Every instrument the system records, under its current OpenTelemetry semantic-convention name
+ * for HTTP, RPC, messaging and database clients where one exists (`crm.*` otherwise; a test holds
+ * them against the conventions package, which deprecates names): durations and ages in seconds
+ * (unit `s`), and attributes of bounded cardinality only (a route template, never a path; a method,
+ * a consumer group, a context, an outcome; never an id or a workspace). Each instrument names the
+ * attributes it may carry, and recording any other is a programming error the tests catch.
  *
  * Instruments are created on first use, so they bind to the meter provider `startTelemetry`
  * installed (without one, they record nothing). The catalogue is also what the dashboard and the
@@ -20,11 +30,11 @@ export const INSTRUMENTS = {
     description: 'Duration of HTTP requests the gateway answered.',
     attributes: ['http.route', 'http.request.method', 'http.response.status_code'],
   },
-  'rpc.server.duration': {
+  'rpc.server.call.duration': {
     kind: 'histogram',
     unit: 's',
-    description: 'Duration of gRPC calls a service answered.',
-    attributes: ['rpc.system', 'rpc.service', 'rpc.method', 'rpc.grpc.status_code'],
+    description: 'Duration of gRPC calls a service answered, by method (crm.people.v1.PeopleService/GetContact) and status (OK, NOT_FOUND).',
+    attributes: ['rpc.system.name', 'rpc.method', 'rpc.status_code'],
   },
   'crm.refusals': {
     kind: 'counter',
@@ -36,25 +46,25 @@ export const INSTRUMENTS = {
     kind: 'histogram',
     unit: 's',
     description: 'Duration of event handlers, by consumer group; error.type is set when the handler failed (the event comes back).',
-    attributes: ['messaging.system', 'messaging.consumer.group.name', 'messaging.destination.name', 'error.type'],
+    attributes: ['messaging.system.name', 'messaging.consumer.group.name', 'messaging.destination.name', 'error.type'],
   },
   'crm.events.redelivered': {
     kind: 'counter',
     unit: '{event}',
     description: 'Events delivered to a consumer group again after a failure or an expired acknowledgement.',
-    attributes: ['messaging.system', 'messaging.consumer.group.name'],
+    attributes: ['messaging.system.name', 'messaging.consumer.group.name'],
   },
   'crm.events.consumer.pending': {
     kind: 'gauge',
     unit: '{event}',
     description: 'Events a consumer group has not been given yet (its lag).',
-    attributes: ['messaging.system', 'messaging.consumer.group.name'],
+    attributes: ['messaging.system.name', 'messaging.consumer.group.name'],
   },
   'crm.events.consumer.unacked': {
     kind: 'gauge',
     unit: '{event}',
     description: 'Events given to a consumer group and not yet acknowledged.',
-    attributes: ['messaging.system', 'messaging.consumer.group.name'],
+    attributes: ['messaging.system.name', 'messaging.consumer.group.name'],
   },
   'crm.outbox.published': {
     kind: 'counter',
@@ -122,7 +132,7 @@ export const INSTRUMENTS = {
     description: 'Postgres connections of the pool, by state (idle, used).',
     attributes: ['db.client.connection.pool.name', 'db.client.connection.state'],
   },
-  'db.client.connection.max': {
+  'db.client.connection.limit': {
     kind: 'gauge',
     unit: '{connection}',
     description: 'The most connections the pool opens.',
@@ -134,10 +144,7 @@ export const INSTRUMENTS = {
     description: 'Queries waiting for a connection of the pool.',
     attributes: ['db.client.connection.pool.name'],
   },
-} as const satisfies Record<
-  string,
-  { kind: 'histogram' | 'counter' | 'gauge'; unit: string; description: string; attributes: readonly string[] }
->;
+} as const satisfies Record<string, InstrumentSpec>;
 
 type Catalogue = typeof INSTRUMENTS;
 export type InstrumentName = keyof Catalogue;
@@ -149,12 +156,43 @@ export type GaugeName = NamesOf<'gauge'>;
 export type AttributesOf<N extends InstrumentName> = Partial<Record<Catalogue[N]['attributes'][number], string | number>>;
 
 /**
- * The name the Prometheus exporter gives an instrument: dots and other invalid characters become
- * `_`, a counter ends in `_total`; a histogram's series add `_bucket`, `_sum` and `_count`.
+ * What every process exports besides (startTelemetry registers it where /metrics is served): the
+ * Node.js runtime, from `@opentelemetry/instrumentation-runtime-node` (event-loop delay over the
+ * last scrape interval, utilization and time; GC pauses; V8 heap by space; active handles), and the
+ * process's CPU time and resident memory (`observeProcess`). Listed for the dashboard and the alerts,
+ * which are checked against it, and held against a real /metrics by the tests, so an upgrade that
+ * renames one of them fails there rather than leaving a panel empty.
  */
-export function prometheusName(name: InstrumentName): string {
-  const base = name.replace(/[^a-zA-Z0-9_:]/g, '_').replace(/_+/g, '_');
-  return INSTRUMENTS[name].kind === 'counter' && !base.endsWith('_total') ? `${base}_total` : base;
+export const RUNTIME_INSTRUMENTS = {
+  'nodejs.eventloop.delay.p50': { kind: 'gauge', unit: 's', description: 'Event-loop delay, median over the last scrape interval.', attributes: [] },
+  'nodejs.eventloop.delay.p90': { kind: 'gauge', unit: 's', description: 'Event-loop delay, 90th percentile over the last scrape interval.', attributes: [] },
+  'nodejs.eventloop.delay.p99': { kind: 'gauge', unit: 's', description: 'Event-loop delay, 99th percentile over the last scrape interval.', attributes: [] },
+  'nodejs.eventloop.delay.min': { kind: 'gauge', unit: 's', description: 'Event-loop delay, least over the last scrape interval.', attributes: [] },
+  'nodejs.eventloop.delay.max': { kind: 'gauge', unit: 's', description: 'Event-loop delay, most over the last scrape interval.', attributes: [] },
+  'nodejs.eventloop.delay.mean': { kind: 'gauge', unit: 's', description: 'Event-loop delay, mean over the last scrape interval.', attributes: [] },
+  'nodejs.eventloop.delay.stddev': { kind: 'gauge', unit: 's', description: 'Event-loop delay, standard deviation over the last scrape interval.', attributes: [] },
+  'nodejs.eventloop.utilization': { kind: 'gauge', unit: '1', description: 'Share of the last scrape interval the event loop was busy.', attributes: [] },
+  'nodejs.eventloop.time': { kind: 'counter', unit: 's', description: 'Time the event loop spent active and idle.', attributes: ['nodejs.eventloop.state'] },
+  'v8js.gc.duration': { kind: 'histogram', unit: 's', description: 'Garbage collection pauses, by type.', attributes: ['v8js.gc.type'] },
+  'v8js.memory.heap.used': { kind: 'gauge', unit: 'By', description: 'V8 heap in use, by space.', attributes: ['v8js.heap.space.name'] },
+  'v8js.memory.heap.space.size': { kind: 'gauge', unit: 'By', description: 'V8 heap reserved, by space.', attributes: ['v8js.heap.space.name'] },
+  'v8js.memory.heap.space.available_size': { kind: 'gauge', unit: 'By', description: 'V8 heap still available, by space.', attributes: ['v8js.heap.space.name'] },
+  'v8js.memory.heap.space.physical_size': { kind: 'gauge', unit: 'By', description: 'V8 heap committed, by space.', attributes: ['v8js.heap.space.name'] },
+  'v8js.resource.active': { kind: 'gauge', unit: '{resource}', description: 'Handles and requests keeping the event loop alive, by type.', attributes: ['v8js.resource.type'] },
+  'process.cpu.time': { kind: 'counter', unit: 's', description: 'CPU time of the process, by mode (user, system).', attributes: ['cpu.mode'] },
+  'process.memory.usage': { kind: 'gauge', unit: 'By', description: 'Resident memory of the process (RSS).', attributes: [] },
+} as const satisfies Record<string, InstrumentSpec>;
+
+export type RuntimeInstrumentName = keyof typeof RUNTIME_INSTRUMENTS;
+
+/**
+ * The name of an instrument's series on /metrics (prometheus-names.ts): `http.server.request.duration`
+ * is `http_server_request_duration_seconds`, `crm.refusals` is `crm_refusals_total`; a histogram's
+ * series add `_bucket`, `_sum` and `_count`.
+ */
+export function prometheusName(name: InstrumentName | RuntimeInstrumentName): string {
+  const spec: InstrumentSpec = name in INSTRUMENTS ? INSTRUMENTS[name as InstrumentName] : RUNTIME_INSTRUMENTS[name as RuntimeInstrumentName];
+  return prometheusMetricName(name, spec.unit, spec.kind);
 }
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -204,9 +242,24 @@ export function recordHttpServed(method: string, route: string | undefined, stat
   });
 }
 
-/** One gRPC call served: `code` is the gRPC status code (0 = OK). */
+/** gRPC's status codes by number, as `rpc.status_code` carries them (the names are the protocol's). */
+const GRPC_STATUS = [
+  'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS',
+  'UNAUTHENTICATED',
+] as const;
+
+/**
+ * One gRPC call served: `service` is the full service name (`crm.people.v1.PeopleService`), `code`
+ * the gRPC status code (0 = OK). The conventions put both in attributes of their own: the method
+ * fully qualified (`crm.people.v1.PeopleService/GetContact`) and the status by name.
+ */
 export function recordRpcServed(service: string, method: string, code: number, seconds: number): void {
-  recordHistogram('rpc.server.duration', seconds, { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method, 'rpc.grpc.status_code': code });
+  recordHistogram('rpc.server.call.duration', seconds, {
+    'rpc.system.name': 'grpc',
+    'rpc.method': `${service}/${method}`,
+    'rpc.status_code': GRPC_STATUS[code] ?? String(code),
+  });
 }
 
 /** A request refused by a limit: `rate_limit` (per key or workspace) or `send_quota`. */
@@ -267,6 +320,29 @@ export function observeGauges(reader: GaugeReader): () => void {
   return () => {
     readers.delete(reader);
   };
+}
+
+let processObserved = false;
+
+/**
+ * The process's CPU time and resident memory (RUNTIME_INSTRUMENTS), read when scraped: two system
+ * calls per scrape, nothing in between. `@opentelemetry/host-metrics` offers the same, but it is
+ * deprecated, declares no unit for memory (so no `_bytes`), and labels CPU time with the deprecated
+ * `process.cpu.state`.
+ */
+export function observeProcess(): void {
+  if (processObserved) return;
+  processObserved = true;
+  const m = meter();
+  const spec = RUNTIME_INSTRUMENTS;
+  const cpu = m.createObservableCounter('process.cpu.time', { unit: spec['process.cpu.time'].unit, description: spec['process.cpu.time'].description });
+  const memory = m.createObservableUpDownCounter('process.memory.usage', { unit: spec['process.memory.usage'].unit, description: spec['process.memory.usage'].description });
+  m.addBatchObservableCallback((result) => {
+    const { user, system } = process.cpuUsage();
+    result.observe(cpu, user / 1e6, { 'cpu.mode': 'user' });
+    result.observe(cpu, system / 1e6, { 'cpu.mode': 'system' });
+    result.observe(memory, process.memoryUsage.rss());
+  }, [cpu, memory]);
 }
 
 /** Counted up to this many rows: past it, the exact number does not change what anyone does. */

@@ -158,6 +158,6 @@ function observePool(observe: Observe, name: string, use: PoolUse): void {
   const pool = { 'db.client.connection.pool.name': name };
   observe('db.client.connection.count', use.total - use.idle, { ...pool, 'db.client.connection.state': 'used' });
   observe('db.client.connection.count', use.idle, { ...pool, 'db.client.connection.state': 'idle' });
-  observe('db.client.connection.max', use.max, pool);
+  observe('db.client.connection.limit', use.max, pool);
   observe('db.client.connection.pending_requests', use.waiting, pool);
 }

@@ -41,3 +41,40 @@ describe('sampling', () => {
     expect(spanIn({ ...exporter, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' })).toEqual({ recording: false, valid: true, sampled: false });
   });
 });
+
+describe('/metrics of a process', () => {
+  const { INSTRUMENTS, RUNTIME_INSTRUMENTS, prometheusName } = require('./metrics') as typeof import('./metrics');
+  const { scrapeFreshProcess } = require('./testing/metrics-scrape') as typeof import('./testing/metrics-scrape');
+  let text = '';
+  beforeAll(() => {
+    text = scrapeFreshProcess();
+  }, 60_000);
+
+  const families = () => new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => [name!, type!]));
+
+  test('every instrument of the catalogue is served under the name prometheusName gives it, with its type', () => {
+    const served = families();
+    const catalogue = { ...INSTRUMENTS, ...RUNTIME_INSTRUMENTS };
+    const wrong = Object.entries(catalogue)
+      .map(([name, spec]) => [prometheusName(name as keyof typeof catalogue), spec.kind] as const)
+      .filter(([name, kind]) => served.get(name) !== kind);
+    expect(wrong).toEqual([]);
+  });
+
+  test('the Node.js runtime and the process are there: event-loop delay, heap, GC, CPU and memory', () => {
+    expect(text).toMatch(/^nodejs_eventloop_delay_p99_seconds\{[^}]*\} \d/m);
+    expect(text).toMatch(/^v8js_memory_heap_used_bytes\{v8js_heap_space_name="old_space",[^}]*\} [1-9]/m);
+    expect(text).toMatch(/^v8js_gc_duration_seconds_count\{v8js_gc_type="major",[^}]*\} [1-9]/m);
+    expect(text).toMatch(/^process_cpu_time_seconds_total\{cpu_mode="user",[^}]*\} \d/m);
+    expect(text).toMatch(/^process_memory_usage_bytes\{[^}]*\} [1-9]\d{6,}/m);
+  });
+
+  test('a family with a unit says it in its name: seconds end in _seconds, bytes in _bytes', () => {
+    const units = [...text.matchAll(/^# UNIT (\S+) (\S+)$/gm)].map(([, name, unit]) => [name!, unit!] as const);
+    expect(units.length).toBeGreaterThan(10);
+    expect(units.filter(([name, unit]) => !new RegExp(`_${unit}(_total)?$`).test(name))).toEqual([]);
+    // Nothing is left in OpenTelemetry's notation, nor a duration or an age served without a unit.
+    expect(units.filter(([, unit]) => /^(s|ms|By|1)$|\{/.test(unit))).toEqual([]);
+    expect([...families().keys()].filter((name) => /(duration|_age|delay|_time)(_|$)/.test(name) && !/_seconds(_total)?$/.test(name))).toEqual([]);
+  });
+});

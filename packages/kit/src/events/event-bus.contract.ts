@@ -1,7 +1,7 @@
 import { context, propagation, SpanKind, trace, type SpanContext } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { expectEventually } from '../testing/expect-eventually';
 import { newRawEvent, type CrmEvent, type DeliveryMeta, type EventBus, type EventHandler } from './event-bus';
 
@@ -27,7 +27,7 @@ const TIMEOUT_MS = 15_000;
  */
 export function useTestTracing(): InMemorySpanExporter {
   const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   const contextManager = new AsyncLocalStorageContextManager();
   beforeAll(() => {
     context.setGlobalContextManager(contextManager.enable());

@@ -42,7 +42,7 @@ export function withConsumeSpan<T>(info: ConsumeSpanInfo, run: () => Promise<T>)
     {
       kind: SpanKind.CONSUMER,
       attributes: {
-        'messaging.system': info.system,
+        'messaging.system.name': info.system,
         'messaging.operation.type': 'process',
         'messaging.destination.name': info.subject,
         'messaging.consumer.group.name': info.durable,
@@ -53,7 +53,7 @@ export function withConsumeSpan<T>(info: ConsumeSpanInfo, run: () => Promise<T>)
     },
     parent,
     async (span) => {
-      const group = { 'messaging.system': info.system, 'messaging.consumer.group.name': info.durable };
+      const group = { 'messaging.system.name': info.system, 'messaging.consumer.group.name': info.durable };
       if (info.deliveryCount > 1) addCount('crm.events.redelivered', 1, group);
       const started = performance.now();
       let failure: string | undefined;

@@ -112,8 +112,7 @@ describe('memory bus without a log', () => {
     const bus = createMemoryBus({ onError: quiet });
     let running = 0;
     let peak = 0;
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
     await bus.subscribe({
       durable: 'capped',
       subjects: ['crm.>'],

@@ -89,7 +89,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
   // Delivery here is a call: nothing waits undelivered, and what is under way (retries included) is unacknowledged.
   const unobserve = observeGauges((observe) => {
     for (const group of groups.values()) {
-      const labels = { 'messaging.system': 'memory', 'messaging.consumer.group.name': group.durable };
+      const labels = { 'messaging.system.name': 'memory', 'messaging.consumer.group.name': group.durable };
       observe('crm.events.consumer.pending', 0, labels);
       observe('crm.events.consumer.unacked', group.inFlight.size, labels);
     }

@@ -113,7 +113,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       await Promise.allSettled(
         [...durables].map(async (durable) => {
           const info = await jsm.consumers.info(stream, durable);
-          const group = { 'messaging.system': 'nats', 'messaging.consumer.group.name': durable };
+          const group = { 'messaging.system.name': 'nats', 'messaging.consumer.group.name': durable };
           observe('crm.events.consumer.pending', info.num_pending, group);
           observe('crm.events.consumer.unacked', info.num_ack_pending, group);
         }),

@@ -180,8 +180,7 @@ describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))(
   test('stop() waits for the batch in flight and records it', async () => {
     const [event] = mint(1);
     await commit([event!]);
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
     let publishing = false;
     const { bus, ids } = recordingBus({
       beforePublish: async () => {

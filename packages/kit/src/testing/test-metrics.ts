@@ -1,5 +1,5 @@
 import { metrics as api } from '@opentelemetry/api';
-import { metrics } from '@opentelemetry/sdk-node';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 
 /** One point of a collection: a counter's or gauge's value; a histogram's count and sum. */
 export interface MetricPoint {
@@ -10,7 +10,7 @@ export interface MetricPoint {
 }
 
 /** A reader collected on demand, as a Prometheus scrape would. */
-class OnDemandReader extends metrics.MetricReader {
+class OnDemandReader extends MetricReader {
   protected async onShutdown(): Promise<void> {}
   protected async onForceFlush(): Promise<void> {}
 }
@@ -21,7 +21,7 @@ class OnDemandReader extends metrics.MetricReader {
  */
 export function installTestMetrics() {
   const reader = new OnDemandReader();
-  const provider = new metrics.MeterProvider({ readers: [reader] });
+  const provider = new MeterProvider({ readers: [reader] });
   api.setGlobalMeterProvider(provider);
   return {
     async collect(): Promise<MetricPoint[]> {

@@ -163,12 +163,8 @@ function checkMessageId(value: string, field: string): string {
 }
 
 function checkPublicUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new MessageBuildError('invalid_input', 'publicUrl', 'must be an absolute http(s) URL');
-  }
+  const url = URL.parse(value);
+  if (!url) throw new MessageBuildError('invalid_input', 'publicUrl', 'must be an absolute http(s) URL');
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
     throw new MessageBuildError('invalid_input', 'publicUrl', 'must be an http(s) origin, optionally with a path');
   }

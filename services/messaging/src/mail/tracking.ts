@@ -203,12 +203,8 @@ function trackableUrl(href: string): string | undefined {
   // Browsers drop leading and trailing C0 controls and spaces, and tabs and newlines anywhere.
   const cleaned = href.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '');
   if (!/^https?:\/\//i.test(cleaned)) return undefined;
-  try {
-    const url = new URL(cleaned);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
+  const url = URL.parse(cleaned);
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') ? url.href : undefined;
 }
 
 interface Attribute {
