@@ -9,14 +9,19 @@ import * as protobuf from 'protobufjs';
  * The record is exactly what the three passes give (gateway/src/routes/record-decoding.test.ts
  * holds every resource of every context to them): each declared field in order (absent: null for
  * an optional or a message field, the proto3 default for another), a json field as the JSON value
- * its `google.protobuf.Value` holds, then the custom properties of `custom_fields` that do not
- * repeat a declared name. Bytes are read by protobufjs's own Reader. A `__proto__` custom key is
- * left out, as the three passes leave it out.
+ * its `google.protobuf.Value` holds (when absent, its old field's, `legacy`, if it has one), then
+ * the custom properties of `custom_fields` that do not repeat a declared name. Bytes are read by
+ * protobufjs's own Reader. A `__proto__` custom key is left out, as the three passes leave it out.
  */
 export interface RecordField {
   name: string;
   /** Carried as a google.protobuf.Value. */
   json: boolean;
+  /**
+   * A json field's old, deprecated proto field (the declaration's `legacyProtoField`): read when
+   * the field's own number is absent from the message, as messageToRecord reads it.
+   */
+  legacy?: string;
 }
 
 export type RecordOf = (bytes: Buffer) => Record<string, unknown>;
@@ -165,7 +170,16 @@ function compileRecordReader(type: protobuf.Type, fields: readonly RecordField[]
     if (declared.json) {
       if (field.resolvedType?.fullName !== '.google.protobuf.Value') return undefined;
       cases.push(`case ${field.id}: m.f${i} = rt.readValue(r, r.uint32(), depth + 1); break;`);
-      values.push(`${key}: m.f${i}`);
+      const legacy = declared.legacy === undefined ? undefined : type.fields[declared.legacy];
+      if (legacy) {
+        legacy.resolve();
+        if (legacy.repeated || legacy.resolvedType?.fullName !== '.google.protobuf.Value') return undefined;
+        // The own field starts undefined (absent), the old one null: the own wins whenever present.
+        cases.push(`case ${legacy.id}: m.l${i} = rt.readValue(r, r.uint32(), depth + 1); break;`);
+        values.push(`${key}: m.f${i} === undefined ? m.l${i} : m.f${i}`);
+      } else {
+        values.push(`${key}: m.f${i}`);
+      }
       continue;
     }
     const scalar = field.resolvedType ? undefined : SCALAR_READ[field.type];
@@ -175,7 +189,7 @@ function compileRecordReader(type: protobuf.Type, fields: readonly RecordField[]
   }
   // A field of the message that is not declared is read as protobufjs reads it (its wire type is
   // not checked, so a mismatch fails, or not, the same way) and dropped, as messageToRecord drops it.
-  const declaredNames = new Set(fields.map((field) => field.name));
+  const declaredNames = new Set(fields.flatMap((field) => (field.json && field.legacy ? [field.name, field.legacy] : [field.name])));
   const nested: protobuf.Type[] = [];
   for (const field of type.fieldsArray) {
     if (declaredNames.has(field.name) || field.name === 'custom_fields') continue;
@@ -199,7 +213,9 @@ function compileRecordReader(type: protobuf.Type, fields: readonly RecordField[]
     'rt',
     `return function readRecord(r, length, depth) {
       const [end, outer] = rt.open(r, length, depth);
-      const m = { ${fields.map((_, i) => `f${i}: ${fields[i]!.json ? 'null' : 'undefined'}`).join(', ')} };
+      const m = { ${fields
+        .map((field, i) => (field.json && field.legacy && type.fields[field.legacy] ? `f${i}: undefined, l${i}: null` : `f${i}: ${field.json ? 'null' : 'undefined'}`))
+        .join(', ')} };
       let custom;
       while (r.pos < end) {
         const t = r.uint32();

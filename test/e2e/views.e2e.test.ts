@@ -112,6 +112,10 @@ describe('integrations over HTTP', () => {
       'admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'smtp', '--name', 'Mail', '--secret', SECRET, '--config', '{"host":"smtp.acme.test","port":2525}',
     ]);
     const chat = await stack!.admin<{ id: string }>(['admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'chatapp', '--name', 'Chat', '--secret', SECRET]);
+    // The command line prints one `config` (the directory answers it in Integration fields 11 and 10).
+    expect(mail).toMatchObject({ id: expect.any(String), config: { host: 'smtp.acme.test', port: 2525 } });
+    expect(chat).toMatchObject({ config: {} });
+    expect(mail).not.toHaveProperty('legacy_config');
 
     const listed = await get('/v1/integrations?sort=type', keys.integrationsRead);
     expect(listed.status).toBe(200);

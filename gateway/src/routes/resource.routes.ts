@@ -57,7 +57,7 @@ export function recordDecodersOf(service: grpc.ServiceDefinition, spec: Resource
   const record = get && typesOfMethod(get.path)?.response;
   const page = list && typesOfMethod(list.path)?.response;
   if (!record || !page) return undefined;
-  const fields = Object.entries(spec.fields).map(([name, field]) => ({ name, json: field.type === 'json' }));
+  const fields = Object.entries(spec.fields).map(([name, field]) => ({ name, json: field.type === 'json', legacy: field.legacyProtoField }));
   return compileRecordDecoders(record, page, fields);
 }
 

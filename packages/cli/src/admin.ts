@@ -15,6 +15,17 @@ function parseConfig(text: string): Record<string, unknown> {
 import { directoryCaller } from './directory-client';
 
 /**
+ * An Integration message as the command prints it. `config` is field 11; a directory of the
+ * previous release sets only field 10 (`legacy_config`), read when 11 is absent. The legacy field
+ * itself is never printed: the output keeps one `config`, as before.
+ */
+export function integrationOutput(integration: Record<string, unknown>): Record<string, unknown> {
+  const { legacy_config: legacy, ...fields } = integration;
+  const config = (fields.config ?? legacy) as ProtoValue | null | undefined;
+  return { ...fields, config: config ? fromProtoValue(config) : {}, svc_uid: fields.svc_uid ?? null };
+}
+
+/**
  * `crm admin ...`: each command prints one JSON object on stdout; failures exit non-zero with the
  * reason on stderr (the caller prints it).
  */
@@ -74,7 +85,7 @@ export async function runAdmin(args: ParsedArgs, directoryAddr: string): Promise
           secret: requireOption(args, 'secret'),
           ...(args.options.config === undefined ? {} : { config: toStruct(parseConfig(args.options.config)) }),
         });
-        return print({ ...integration, config: integration.config ? fromProtoValue(integration.config as ProtoValue) : {}, svc_uid: integration.svc_uid ?? null });
+        return print(integrationOutput(integration));
       }
       default:
         throw new UsageError(`unknown admin command "${[noun, verb].filter(Boolean).join(' ')}"`);

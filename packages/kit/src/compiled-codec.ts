@@ -16,9 +16,9 @@ type Row = Record<string, unknown>;
 export interface RecordCodec {
   /** A row as the API returns it: declared fields in order (Date → ISO string, missing → null), then custom ones. */
   rowToRecord(row: Row): Row;
-  /** The resource's gRPC message: declared fields that hold a value (json as a Value), the rest in `custom_fields`. */
+  /** The resource's gRPC message: declared fields that hold a value (json as a Value, also in its legacyProtoField), the rest in `custom_fields`. */
   recordToMessage(record: Row): Row;
-  /** The record a message carries: every declared field (absent → null), then the custom ones. */
+  /** The record a message carries: every declared field (absent → its legacyProtoField, else null), then the custom ones. */
   messageToRecord(message: Row): Row;
 }
 
@@ -41,6 +41,8 @@ function compile(spec: ResourceSpec): RecordCodec {
   const declared = new Set(names);
   const isJson = (name: string) => spec.fields[name]!.type === 'json';
   const key = (name: string) => JSON.stringify(name);
+  // A json field's old proto field (legacyProtoField): written alongside, read when the own is absent.
+  const legacy = (name: string) => spec.fields[name]!.legacyProtoField;
   const hasOwn = Object.hasOwn;
 
   const rowToRecord = new Function(
@@ -63,7 +65,7 @@ function compile(spec: ResourceSpec): RecordCodec {
       ${names
         .map(
           (name) =>
-            `value = record[${key(name)}]; if (value !== null && value !== undefined) message[${key(name)}] = ${isJson(name) ? 'toProtoValue(value)' : 'value'};`,
+            `value = record[${key(name)}]; if (value !== null && value !== undefined) ${legacy(name) ? `message[${key(legacy(name)!)}] = ` : ''}message[${key(name)}] = ${isJson(name) ? 'toProtoValue(value)' : 'value'};`,
         )
         .join('\n')}
       const fields = {};
@@ -81,7 +83,9 @@ function compile(spec: ResourceSpec): RecordCodec {
       const record = { ${names
         .map(
           (name) =>
-            `${key(name)}: (value = message[${key(name)}]) === undefined || value === null ? null : ${isJson(name) ? 'fromProtoValue(value)' : 'value'}`,
+            `${key(name)}: (value = message[${key(name)}]) === undefined || value === null ${
+              legacy(name) ? `? ((value = message[${key(legacy(name)!)}]) === undefined || value === null ? null : fromProtoValue(value))` : '? null'
+            } : ${isJson(name) ? 'fromProtoValue(value)' : 'value'}`,
         )
         .join(', ')} };
       const fields = message.custom_fields ? message.custom_fields.fields : undefined;

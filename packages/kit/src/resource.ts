@@ -35,6 +35,15 @@ export interface FieldSpec {
    * both names. A flow run's `started_at` is its enrollment's `enrolled_at`.
    */
   readonly sameAs?: string;
+  /**
+   * A `json` field whose value moved to a new field number: the name of the old, deprecated field
+   * of the resource's proto message that still carries it during a rolling deployment (proto
+   * README, Changing a contract). The value is written to both, and read from the field's own
+   * number, falling back to the old one when the own is absent (a message from the previous
+   * release). Only a message-typed (json) field can tell absent from empty, so only json fields
+   * take one. Not part of the API: same name, same values.
+   */
+  readonly legacyProtoField?: string;
 }
 
 export interface ResourceSpec {
@@ -88,6 +97,12 @@ export function defineResource<const S extends ResourceSpec>(spec: S): S {
     if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`${spec.name}: bad field name ${name}`);
     if (field.type === 'enum' && !field.values?.length) throw new Error(`${spec.name}.${name}: enum without values`);
     if (field.type === 'json' && (field.filter || field.sort || field.search)) throw new Error(`${spec.name}.${name}: a json field is not a filter, sort key or search field`);
+    if (field.legacyProtoField !== undefined) {
+      const legacy = field.legacyProtoField;
+      if (field.type !== 'json' || !/^[a-z][a-z0-9_]*$/.test(legacy) || Object.hasOwn(fields, legacy) || legacy === 'custom_fields') {
+        throw new Error(`${spec.name}.${name}: legacyProtoField ${legacy} must be a proto field name of no declared field, on a json field`);
+      }
+    }
     if (field.sameAs !== undefined) {
       const twin = Object.hasOwn(fields, field.sameAs) ? fields[field.sameAs] : undefined;
       if (!twin || twin.sameAs !== undefined || twin.type !== field.type || isNullable(twin) !== isNullable(field)) {

@@ -12,8 +12,15 @@ function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[
 
 const orUndefined = (value: string | undefined) => (value ? value : undefined);
 
-/** An integration as its message carries it: the config as a Value (a JSON object). */
-const integrationMessage = (integration: Integration) => ({ ...integration, config: toProtoValue(integration.config) });
+/**
+ * An integration as its message carries it: the config as a Value (a JSON object) in `config`
+ * (field 11) and, the same value, in `legacy_config` (field 10), which callers of the previous
+ * release read (directory.proto; proto/README.md, Pending).
+ */
+const integrationMessage = (integration: Integration) => {
+  const config = toProtoValue(integration.config);
+  return { ...integration, config, legacy_config: config };
+};
 
 /** A page of records as a List…Response. */
 const pageMessage = (page: Page, toMessage: (record: Record<string, unknown>) => object) => ({

@@ -15,7 +15,8 @@ import { createPgliteClient } from '../sql';
  *
  * - proto: one field per declared field, of the matching scalar type, proto3 `optional` exactly
  *   where the field may be null, plus `custom_fields` (google.protobuf.Struct) when the resource
- *   keeps custom fields; the RPC of each routed operation exists.
+ *   keeps custom fields, plus each field's `legacyProtoField` (the same type, deprecated); the RPC
+ *   of each routed operation exists.
  * - table: one column per declared field, of the matching type and nullability, plus
  *   `workspace_id` and (for custom fields) `custom`; nothing else.
  * - indexes: per sort key, one leading (workspace_id, key, id); per filter, one leading
@@ -95,8 +96,17 @@ function protoProblems(root: protobuf.Root, pkg: string, service: string, route:
     if (optional !== storedNullable(field)) {
       problems.push(`${where}.${name} is ${optional ? '' : 'not '}optional, but the field ${storedNullable(field) ? 'may' : 'may not'} be null`);
     }
+    if (field.legacyProtoField !== undefined) {
+      const legacy = message.fields[field.legacyProtoField];
+      if (!legacy) problems.push(`${where} has no field ${field.legacyProtoField}, the legacyProtoField of ${name}`);
+      else if (legacy.type !== proto.type || legacy.repeated || legacy.options?.deprecated !== true) {
+        problems.push(`${where}.${field.legacyProtoField}, the legacyProtoField of ${name}, must be a [deprecated = true] ${proto.type} like it`);
+      }
+    }
   }
+  const legacyNames = new Set(Object.values(spec.fields).flatMap((field) => (field.legacyProtoField === undefined ? [] : [field.legacyProtoField])));
   for (const name of Object.keys(message.fields)) {
+    if (legacyNames.has(name)) continue;
     if (name === 'custom_fields') {
       if (!spec.customFields) problems.push(`${where} has custom_fields, but ${spec.name} keeps no custom fields`);
       else if (message.fields[name]!.type !== 'google.protobuf.Struct') problems.push(`${where}.custom_fields is not a google.protobuf.Struct`);

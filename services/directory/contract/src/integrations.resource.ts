@@ -26,6 +26,9 @@ export const integrations = defineResource({
       readOnly: true,
       nullable: false,
       schema: { type: 'object', description: 'Non-secret settings of the integration; never its secret.' },
+      // Integration field 11; the directory of the previous release wrote it to field 10 only
+      // (directory.proto, legacy_config): read there when 11 is absent, until 10 is reserved.
+      legacyProtoField: 'legacy_config',
     },
     created_at: { ...baseFields.created_at, sort: true },
     updated_at: { ...baseFields.updated_at, sort: true },
