@@ -36,6 +36,8 @@ const packages = {
 };
 const mapper = {
   '^@crm/kit/telemetry$': path.join(__dirname, 'packages/kit/src/telemetry.ts'),
+  // Test code only, never built: this mapping is the only way it loads (packages/kit/src/testing/index.ts).
+  '^@crm/kit/testing$': path.join(__dirname, 'packages/kit/src/testing/index.ts'),
   ...Object.fromEntries(Object.entries(packages).map(([name, dir]) => [`^@crm/${name}$`, path.join(__dirname, dir, 'src/index.ts')])),
 };
 

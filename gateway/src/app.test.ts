@@ -1,6 +1,6 @@
 import { type ApiRecord, CrmError, type RateLimits, createMemoryLimiter, newId } from '@crm/kit';
+import { sampleContacts } from '@crm/kit/testing';
 import type { FastifyInstance } from 'fastify';
-import { sampleContacts } from '../../packages/kit/src/testing/sample-resource';
 import { buildApp } from './app';
 import type { Principal, ResolveKey } from './plugins/auth';
 import { createMemoryIdempotencyStore } from './plugins/idempotency';
@@ -34,15 +34,18 @@ const resolveKey: ResolveKey = async (key) => {
 interface Stand {
   app: FastifyInstance;
   calls: string[];
-  /** Makes the next create wait until released (an in-flight request). */
-  holdNextCreate(): () => void;
+  /**
+   * Makes the next create wait until released (an in-flight request); `reached` settles when it
+   * has got as far as the service, past every plugin (so past its idempotency claim).
+   */
+  holdNextCreate(): { reached: Promise<void>; release(): void };
   failNextCreate(error: unknown): void;
 }
 
 async function build(limits: RateLimits = { keyLimit: 1000, keyWindowMs: 10_000, workspaceLimit: 10_000, workspaceWindowMs: 60_000 }): Promise<Stand> {
   const records = new Map<string, ApiRecord>();
   const calls: string[] = [];
-  let hold: Promise<void> | undefined;
+  let hold: { reached(): void; released: Promise<void> } | undefined;
   let failure: unknown;
   const client: ResourceClient = {
     async list() {
@@ -57,7 +60,10 @@ async function build(limits: RateLimits = { keyLimit: 1000, keyWindowMs: 10_000,
     },
     async create(request) {
       calls.push('create');
-      if (hold) await hold;
+      if (hold) {
+        hold.reached();
+        await hold.released;
+      }
       if (failure) {
         const error = failure;
         failure = undefined;
@@ -90,11 +96,16 @@ async function build(limits: RateLimits = { keyLimit: 1000, keyWindowMs: 10_000,
     app,
     calls,
     holdNextCreate() {
+      let reached!: () => void;
       let release!: () => void;
-      hold = new Promise<void>((resolve) => (release = resolve));
-      return () => {
-        hold = undefined;
-        release();
+      const arrived = new Promise<void>((resolve) => (reached = resolve));
+      hold = { reached, released: new Promise<void>((resolve) => (release = resolve)) };
+      return {
+        reached: arrived,
+        release() {
+          hold = undefined;
+          release();
+        },
       };
     },
     failNextCreate(error) {
@@ -246,11 +257,11 @@ describe('Idempotency-Key', () => {
   });
 
   test('a duplicate while the first is in flight is 409; a 5xx is not remembered, so its retry reaches the service', async () => {
-    const release = stand.holdNextCreate();
+    const held = stand.holdNextCreate();
     const first = create('busy');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await held.reached;
     expectError(await create('busy'), 409, 'conflict');
-    release();
+    held.release();
     expect((await first).statusCode).toBe(201);
 
     stand.failNextCreate(new Error('database exploded: password=hunter2'));

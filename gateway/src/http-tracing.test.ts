@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { expectEventually, installTestMetrics, pointsOf } from '@crm/kit/testing';
 import { trace } from '@opentelemetry/api';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { useTestTracing } from '../../packages/kit/src/events/event-bus.contract';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { installTestMetrics, pointsOf } from '../../packages/kit/src/testing/test-metrics';
 import { inRequestSpan, setRoute, tracedServerFactory } from './http-tracing';
 
 // Before any instrument is used, so the gateway's metric binds to it.

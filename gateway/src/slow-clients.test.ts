@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { CrmError } from '@crm/kit';
+import { expectEventually } from '@crm/kit/testing';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app';
@@ -19,9 +20,13 @@ let app: FastifyInstance;
 let port: number;
 /** The gateway's log lines, parsed. */
 let logged: { level: number; msg: string }[];
+/** Settles when a request to /slow has reached its handler. */
+let slowReached: Promise<void>;
 
 beforeEach(async () => {
   logged = [];
+  let reached!: () => void;
+  slowReached = new Promise<void>((resolve) => (reached = resolve));
   app = await buildApp({
     resolveKey: async () => {
       throw new CrmError('unauthorized', 'invalid API key');
@@ -32,7 +37,9 @@ beforeEach(async () => {
   });
   app.post('/upload', async (request) => ({ received: JSON.stringify(request.body).length }));
   app.post('/refused', { onRequest: async () => Promise.reject(new CrmError('forbidden', 'no')) }, async () => ({}));
+  // Answers later than a client may take to send its request: the handler's time is the gateway's.
   app.get('/slow', async () => {
+    reached();
     await new Promise((resolve) => setTimeout(resolve, TIMEOUTS.requestMs + 1_000));
     return { ok: true };
   });
@@ -88,11 +95,12 @@ test('a body that does not arrive in time is answered 408, though its headers we
   const head = 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"';
   expect408(await trickle(head, 'a'), TIMEOUTS.requestMs);
   // The body parser's abort is the client's doing: logged as such, not as an error of ours.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(logged.filter((line) => line.level >= 50)).toEqual([]);
-  expect(logged.map((line) => line.msg)).toEqual(
-    expect.arrayContaining(['request timed out: 408, connection closed', 'connection closed before the request body arrived']),
+  await expectEventually(() =>
+    expect(logged.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(['request timed out: 408, connection closed', 'connection closed before the request body arrived']),
+    ),
   );
+  expect(logged.filter((line) => line.level >= 50)).toEqual([]);
 });
 
 test('a request answered before its body arrived gets no second answer: the connection is closed', async () => {
@@ -132,7 +140,7 @@ test('a request on an open connection while the gateway closes is refused 503 in
   const next = () => new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(chunk.toString())));
   socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
   // The first request is in flight when close begins; a second one arrives behind it.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await slowReached;
   const closing = app.close();
   socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
   let text = await next();

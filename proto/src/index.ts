@@ -140,7 +140,6 @@ export const loadActivities = (): ActivitiesProto =>
   load('crm/activities/v1/activities.proto') as unknown as ActivitiesProto;
 export const loadMessaging = (): MessagingProto => load('crm/messaging/v1/messaging.proto') as unknown as MessagingProto;
 export const loadFlows = (): FlowsProto => load('crm/flows/v1/flows.proto') as unknown as FlowsProto;
-export const loadCommon = (): CommonProto => load('crm/common/v1/common.proto') as unknown as CommonProto;
 
 // The event catalog (crm/events/v1/<context>-events.proto): subject constants per producing context,
 // generated from the `subject` option of each message, and the payload type of every subject.

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * "Tenant scoping is not optional" (STYLE.md 6, DESIGN.md Tenancy in every key): every statement a
+ * "Tenant scoping is not optional" (packages/kit/README.md, Tenancy in every key): every statement a
  * service writes by hand names the workspace, like the generic store's. A statement that must span
  * workspaces (a worker claiming due work across tenants) says so in the SQL itself with
  * `-- all workspaces: <why>`, so the exception is visible where it is made.

@@ -8,8 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { TEST_NATS_URL, expectEventually, serviceAvailable } from '@crm/kit/testing';
 import { type ApiResponse, apiClient } from '../support/http';
 import { type CrmProcess, freePort, startCrm } from '../support/processes';
 import { type Stack, startStack } from '../support/stack';
@@ -17,7 +16,7 @@ import { ActivitiesEvents } from '@crm/proto';
 
 // Processes start and migrate here: minutes, not Jest's default seconds.
 jest.setTimeout(180_000);
-const useNats = isReachableSync(TEST_NATS_URL);
+const useNats = serviceAvailable('NATS', TEST_NATS_URL);
 const MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let stack: Stack | undefined;

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { expectEventually } from '@crm/kit/testing';
 import { apiClient } from '../support/http';
 import { type CrmProcess, freePort, startCrm } from '../support/processes';
 

@@ -6,8 +6,7 @@
  * otherwise the services fall back to PGlite and the in-process bus.
  */
 import { randomBytes } from 'node:crypto';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { TEST_NATS_URL, expectEventually, serviceAvailable } from '@crm/kit/testing';
 import { startOtlpReceiver } from '../support/otlp-receiver';
 import { runCrm, runCrmJson } from '../support/processes';
 import { type Stack, startStack } from '../support/stack';
@@ -16,7 +15,7 @@ import { PeopleEvents } from '@crm/proto';
 
 // Processes start, migrate and restart here: minutes, not Jest's default seconds.
 jest.setTimeout(180_000);
-const useNats = isReachableSync(TEST_NATS_URL);
+const useNats = serviceAvailable('NATS', TEST_NATS_URL);
 
 let stack: Stack | undefined;
 let api: Stack['api'];

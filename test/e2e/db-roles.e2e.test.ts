@@ -7,24 +7,27 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { TEST_DATABASE_URL, serviceAvailable, toolAvailable } from '@crm/kit/testing';
 import { Client } from 'pg';
-import { TEST_DATABASE_URL, isReachableSync, requireServices } from '../../packages/kit/src/testing/reachability';
 import { REPO_ROOT, runCrm } from '../support/processes';
 import { type Stack, startStack } from '../support/stack';
 
 jest.setTimeout(180_000);
 
 const ROLES_SQL = path.join(REPO_ROOT, 'infra/postgres/roles.sql');
-const havePostgres = isReachableSync(TEST_DATABASE_URL);
-const havePsql = havePostgres && (() => {
-  try {
-    require('node:child_process').execFileSync('psql', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (requireServices() && !havePsql) throw new Error('Postgres and psql are required (CRM_REQUIRE_SERVICES=1) for the database role tests');
+const havePsql =
+  serviceAvailable('Postgres', TEST_DATABASE_URL) &&
+  toolAvailable(
+    'psql',
+    (() => {
+      try {
+        require('node:child_process').execFileSync('psql', ['--version'], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    })(),
+  );
 
 const run = `roles_${randomBytes(3).toString('hex')}`;
 const SERVICES = ['people', 'activities'] as const;

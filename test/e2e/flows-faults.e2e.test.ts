@@ -5,7 +5,7 @@
  * NATS stopped for a minute while exits happen. Nothing is lost and nothing is delivered twice,
  * counted at the SMTP server.
  */
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { expectEventually, toolAvailable } from '@crm/kit/testing';
 import { dsnFor, sendToInbound, unsubscribeOneClick } from '../support/mail';
 import { NATS_SERVER_BINARY, type NatsServer, startNatsServer } from '../support/nats-server';
 import { freePort } from '../support/processes';
@@ -19,10 +19,11 @@ let nats: NatsServer | undefined;
 let sink: SmtpSink;
 let inboundPort = 0;
 let key = '';
-const suite = NATS_SERVER_BINARY ? describe : describe.skip;
+const haveNatsServer = toolAvailable('nats-server', NATS_SERVER_BINARY !== undefined);
+const suite = haveNatsServer ? describe : describe.skip;
 
 beforeAll(async () => {
-  if (!NATS_SERVER_BINARY) return;
+  if (!haveNatsServer) return;
   sink = await startSmtpSink();
   nats = await startNatsServer();
   inboundPort = await freePort();

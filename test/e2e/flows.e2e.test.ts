@@ -5,14 +5,15 @@
  * as events between processes, which is NATS: these tests run where NATS is (all-in-one, one
  * process with its in-process bus, is covered by the flows service's own tests).
  */
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { TEST_NATS_URL, expectEventually, serviceAvailable } from '@crm/kit/testing';
 import { sendToInbound } from '../support/mail';
 import { freePort } from '../support/processes';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type Stack, startStack } from '../support/stack';
 
 jest.setTimeout(240_000);
+
+const natsUp = serviceAvailable('NATS', TEST_NATS_URL);
 
 let stack: Stack | undefined;
 let sink: SmtpSink;
@@ -51,7 +52,7 @@ async function enrollment(id: string) {
 }
 
 // A task's completion reaches the engine as an event from activities: between processes, over NATS.
-(isReachableSync(TEST_NATS_URL) ? test : test.skip)('email → wait → task completed over the API → email → end: exactly two messages per contact, the second in the thread', async () => {
+(natsUp ? test : test.skip)('email → wait → task completed over the API → email → end: exactly two messages per contact, the second in the thread', async () => {
   const flow = await created('/v1/flows', {
     name: 'Intro with a call',
     status: 'active',
@@ -106,7 +107,7 @@ async function enrollment(id: string) {
 });
 
 // Exits travel between processes as events: over NATS, where it is.
-(isReachableSync(TEST_NATS_URL) ? test : test.skip)('a reply, a meeting and a contact deletion each exit the enrollment with their reason, and nothing more is sent', async () => {
+(natsUp ? test : test.skip)('a reply, a meeting and a contact deletion each exit the enrollment with their reason, and nothing more is sent', async () => {
   const flow = await created('/v1/flows', {
     name: 'Patient follow-up',
     status: 'active',

@@ -3,7 +3,7 @@
  * separate processes and a real (slow) SMTP server: every send the API acknowledged is delivered,
  * and none twice, counted at the server by Message-ID.
  */
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { expectEventually } from '@crm/kit/testing';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type Stack, startStack } from '../support/stack';
 

@@ -3,7 +3,7 @@
  * process, both messaging processes reserving in one Redis. A burst through both never queues
  * more than the quota, and every refusal is 429 `send_quota_exhausted` with its Retry-After.
  */
-import { TEST_DATABASE_URL, TEST_REDIS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, serviceAvailable } from '@crm/kit/testing';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type Stack, startStack } from '../support/stack';
 
@@ -11,7 +11,7 @@ jest.setTimeout(180_000);
 
 const QUOTA = 40;
 // Two messaging instances share one database (Postgres) and one quota (Redis).
-const suite = isReachableSync(TEST_REDIS_URL) && isReachableSync(TEST_DATABASE_URL) ? describe : describe.skip;
+const suite = serviceAvailable('Redis', TEST_REDIS_URL) && serviceAvailable('Postgres', TEST_DATABASE_URL) ? describe : describe.skip;
 
 suite('the send quota across two gateways and two messaging instances', () => {
   let stack: Stack | undefined;

@@ -4,7 +4,7 @@
  * and bounces sent to its inbound SMTP listener by a standard SMTP client (nodemailer):
  * send → delivered → open → click → reply → bounce → unsubscribe → refused.
  */
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { expectEventually } from '@crm/kit/testing';
 import { dsnFor, mailText as text, sendToInbound, tokenIn, unsubscribeOneClick } from '../support/mail';
 import { freePort } from '../support/processes';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';

@@ -8,8 +8,8 @@
  *   event its delivery wrote, and the log lines written inside it carry its trace_id.
  */
 import { randomBytes } from 'node:crypto';
+import { expectEventually } from '@crm/kit/testing';
 import { MessagingEvents } from '@crm/proto';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
 import { sendToInbound } from '../support/mail';
 import { startOtlpReceiver } from '../support/otlp-receiver';
 import { freePort } from '../support/processes';

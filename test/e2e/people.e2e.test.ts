@@ -6,9 +6,8 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { createNatsBus, newEvent, newId, unary } from '@crm/kit';
+import { TEST_NATS_URL, expectEventually } from '@crm/kit/testing';
 import { ActivitiesEvents, MessagingEvents, loadDirectory } from '@crm/proto';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_NATS_URL } from '../../packages/kit/src/testing/reachability';
 import { type Stack, startStack } from '../support/stack';
 
 jest.setTimeout(180_000);

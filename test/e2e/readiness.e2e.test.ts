@@ -5,14 +5,13 @@
  * stopped context's routes answer 503 `unavailable`, until it is back.
  */
 import { randomBytes } from 'node:crypto';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_REDIS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { TEST_REDIS_URL, expectEventually, serviceAvailable } from '@crm/kit/testing';
 import { grpcServing } from '../support/health';
 import { type Stack, startStack } from '../support/stack';
 
 jest.setTimeout(180_000);
 
-const useRedis = isReachableSync(TEST_REDIS_URL);
+const useRedis = serviceAvailable('Redis', TEST_REDIS_URL);
 const unique = () => randomBytes(4).toString('hex');
 
 type Phase = 'all up' | 'activities down';

@@ -10,9 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { TEST_DATABASE_URL, expectEventually, serviceAvailable } from '@crm/kit/testing';
 import { Client } from 'pg';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_DATABASE_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
 import { type CrmProcess, freePort, startCrm } from '../support/processes';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type Stack, startStack } from '../support/stack';
@@ -25,7 +24,7 @@ const IDLE_BOUND_MS = 2_000;
 const SHUTDOWN_BOUND_MS = 10_000;
 /** A request still unanswered after this has hung: the upstream deadline is 5 s, the drain 8 s. */
 const REQUEST_BOUND_MS = 11_000;
-const usePostgres = isReachableSync(TEST_DATABASE_URL);
+const usePostgres = serviceAvailable('Postgres', TEST_DATABASE_URL);
 const unique = () => randomBytes(4).toString('hex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -81,8 +80,15 @@ const TASKS: Written = {
   listQuery: (source) => `q=${source}`,
 };
 
-async function postRecord(baseUrl: string, apiKey: string, written: Written, idempotencyKey: string, body: Record<string, unknown>): Promise<Outcome> {
-  const outcome: Outcome = { key: idempotencyKey, body, started: Date.now(), ms: 0 };
+async function postRecord(
+  baseUrl: string,
+  apiKey: string,
+  written: Written,
+  idempotencyKey: string,
+  body: Record<string, unknown>,
+  started = Date.now(),
+): Promise<Outcome> {
+  const outcome: Outcome = { key: idempotencyKey, body, started, ms: 0 };
   try {
     const response = await fetch(`${baseUrl}${written.path}`, {
       method: 'POST',
@@ -106,11 +112,16 @@ async function postRecord(baseUrl: string, apiKey: string, written: Written, ide
 /** Concurrent writers, each POSTing contacts under fresh Idempotency-Keys until stopped. */
 function startWriters(baseUrl: string, apiKey: string, source: string, concurrency = 6, written: Written = CONTACTS) {
   const outcomes: Outcome[] = [];
+  /** When each writer sent its request now in flight, by writer. */
+  const sending = new Map<number, number>();
   let writing = true;
   const loops = Array.from({ length: concurrency }, async (_, n) => {
     for (let i = 0; writing; i++) {
       const key = `${source}-${n}-${i}`;
-      const outcome = await postRecord(baseUrl, apiKey, written, key, written.body(key, source));
+      const started = Date.now();
+      sending.set(n, started);
+      const outcome = await postRecord(baseUrl, apiKey, written, key, written.body(key, source), started);
+      sending.delete(n);
       outcomes.push(outcome);
       // A refusal comes at once: no need to spin on it.
       if (outcome.failure || outcome.status! >= 500) await sleep(100);
@@ -119,6 +130,8 @@ function startWriters(baseUrl: string, apiKey: string, source: string, concurren
   return {
     outcomes,
     acknowledged: () => outcomes.filter((o) => o.status !== undefined && o.status < 300).length,
+    /** When each request now in flight was sent. */
+    inFlight: () => [...sending.values()],
     async stop() {
       writing = false;
       await Promise.all(loops);
@@ -151,6 +164,21 @@ function expectNothingHung(outcomes: Outcome[], connectionFailuresAllowed: boole
 }
 
 const inParallel = (workers: number, work: () => Promise<void>) => Promise.all(Array.from({ length: workers }, work));
+
+/** Waits until a statement of another session waits on a lock that `lock`'s session holds. */
+async function expectBlockedBy(lock: Client): Promise<void> {
+  const { rows } = await lock.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  await expectEventually(
+    async () => {
+      // pg_locks is read live (pg_stat_activity would be a snapshot taken once per transaction).
+      const waiting = await lock.query<{ n: number }>('SELECT count(DISTINCT pid)::int AS n FROM pg_locks WHERE NOT granted AND $1 = ANY(pg_blocking_pids(pid))', [
+        rows[0]!.pid,
+      ]);
+      expect(waiting.rows[0]!.n).toBe(1);
+    },
+    { timeoutMs: 15_000 },
+  );
+}
 
 /**
  * Nothing acknowledged was lost and nothing applies twice: each refused request, sent again under
@@ -253,7 +281,7 @@ describe('the distributed stack', () => {
       await lock.query('BEGIN');
       await lock.query(`SELECT 1 FROM ${stack.schemas.people}.contacts WHERE id = $1 FOR UPDATE`, [locked.id]);
       held = stack.api('PATCH', `/v1/contacts/${locked.id}`, { key, body: { last_name: 'Held' } });
-      await sleep(500);
+      await expectBlockedBy(lock);
       setTimeout(() => void lock!.query('COMMIT').finally(() => lock!.end()), 1_500);
     }
     let stoppedMs = 0;
@@ -312,10 +340,18 @@ describe('the distributed stack', () => {
     await expectEventually(() => expect(writers.acknowledged()).toBeGreaterThan(20), { timeoutMs: 30_000 });
 
     // Every writer's request is in flight at the gateway while people is paused; the signal comes
-    // then, and people resumes 1.5 s later.
+    // then, and people resumes 1.5 s later. Each held 100 ms: an answer people sent before it
+    // stopped has arrived by then, and its writer's next request is held too.
     const people = proc('people');
     people.child.kill('SIGSTOP');
-    await sleep(300);
+    await expectEventually(
+      () => {
+        const sent = writers.inFlight();
+        expect(sent).toHaveLength(6);
+        expect(Date.now() - Math.max(...sent)).toBeGreaterThan(100);
+      },
+      { timeoutMs: 10_000 },
+    );
     const answeredBeforePause = writers.outcomes.length;
     setTimeout(() => people.child.kill('SIGCONT'), 1_500);
     let stoppedMs = 0;
@@ -362,7 +398,7 @@ describe('the distributed stack', () => {
         await lock.query('BEGIN');
         await lock.query(`SELECT 1 FROM ${stack.schemas.people}.contacts WHERE id = $1 FOR UPDATE`, [stuck.id]);
         const held = stack.api('PATCH', `/v1/contacts/${stuck.id}`, { key, body: { last_name: 'Never' } });
-        await sleep(500);
+        await expectBlockedBy(lock);
         let stoppedMs = 0;
         let exitCode: number | null = null;
         const signalled = Date.now();

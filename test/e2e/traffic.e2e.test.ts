@@ -4,15 +4,14 @@
  * and a stopped or slow service under load. The services run as separate processes.
  */
 import { randomBytes } from 'node:crypto';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_REDIS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
+import { TEST_REDIS_URL, expectEventually, serviceAvailable } from '@crm/kit/testing';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 import { apiClient } from '../support/http';
 import { type Stack, startStack } from '../support/stack';
 
 jest.setTimeout(180_000);
 
-const useRedis = isReachableSync(TEST_REDIS_URL);
+const useRedis = serviceAvailable('Redis', TEST_REDIS_URL);
 const unique = () => randomBytes(4).toString('hex');
 
 (useRedis ? describe : describe.skip)('rate limits shared by three gateways through Redis', () => {

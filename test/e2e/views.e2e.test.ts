@@ -5,7 +5,7 @@
  * performance answered by messaging from its engagement ledger, fed by its own writes and by
  * activities' events over the bus.
  */
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { expectEventually, toolAvailable } from '@crm/kit/testing';
 import { sendToInbound, tokenIn } from '../support/mail';
 import { NATS_SERVER_BINARY, type NatsServer, startNatsServer } from '../support/nats-server';
 import { freePort } from '../support/processes';
@@ -18,6 +18,7 @@ let stack: Stack | undefined;
 let sink: SmtpSink | undefined;
 // Activities' events reach messaging over NATS: a private server, so the embedded pass has one too.
 let nats: NatsServer | undefined;
+const haveNatsServer = toolAvailable('nats-server', NATS_SERVER_BINARY !== undefined);
 let inboundPort = 0;
 let api: Stack['api'];
 let workspaceId = '';
@@ -27,7 +28,7 @@ const SECRET = 'hunter2-never-shown-anywhere';
 beforeAll(async () => {
   sink = await startSmtpSink();
   inboundPort = await freePort();
-  if (NATS_SERVER_BINARY) nats = await startNatsServer();
+  if (haveNatsServer) nats = await startNatsServer();
   stack = await startStack({
     ...(nats ? { env: { NATS_URL: nats.url } } : {}),
     componentEnv: { messaging: { SMTP_URL: sink.url, INBOUND_SMTP_ADDR: `127.0.0.1:${inboundPort}`, MAIL_DOMAIN: 'mail.test' } },
@@ -160,7 +161,7 @@ describe('integrations over HTTP', () => {
   });
 });
 
-(NATS_SERVER_BINARY ? describe : describe.skip)('a contact\'s timeline and a user\'s performance over HTTP', () => {
+(haveNatsServer ? describe : describe.skip)('a contact\'s timeline and a user\'s performance over HTTP', () => {
   const HUMAN = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
   // A workspace of its own: Acme has an smtp integration (above) pointing at a server that is not there.
   const own = { workspaceId: '', full: '', usersOnly: '', contactsOnly: '' };

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { expectEventually } from '@crm/kit/testing';
 import { grpcServing } from '../support/health';
 import { type CrmProcess, freePort, startCrm } from '../support/processes';
 import { CLI_SERVICES, COMPONENTS, ROOT } from './deploy-facts';

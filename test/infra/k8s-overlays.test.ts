@@ -1,7 +1,7 @@
 /**
  * Every Kubernetes overlay as `kubectl apply -k` would send it (rendered by kustomize, no cluster):
  * each object valid against the Kubernetes schemas, every pod admissible under the "restricted" Pod
- * Security Standard, the NetworkPolicies allowing exactly the flows of DESIGN.md, one image tag per
+ * Security Standard, the NetworkPolicies allowing exactly the flows of `expectedEdges` below, one image tag per
  * Deployment, and configuration that rolls the pods reading it when it changes.
  */
 import * as fs from 'node:fs';
@@ -227,7 +227,7 @@ function allowedEdges(policies: any[], endpoints: Endpoint[]): string[] {
   return edges.sort();
 }
 
-/** The flows of DESIGN.md (section 1 and 3), and nothing else. */
+/** The flows the architecture allows (README.md, Architecture; the header of network-policies.yaml), and nothing else. */
 function expectedEdges(workloadIds: string[]): string[] {
   const tcp = (from: string, to: string, port: number) => `${from} -> ${to}:${port}/TCP`;
   const calls: [string, string][] = [
@@ -306,7 +306,7 @@ suite.each(OVERLAYS)('%s overlay: NetworkPolicies', (overlay) => {
     expect(deny?.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
   });
 
-  test('allow exactly the edges of DESIGN.md', () => {
+  test('allow exactly the edges of the architecture', () => {
     const endpoints = endpointsOf(docs());
     const workloads = endpoints.filter((e) => e.inCrm).map((e) => e.id);
     expect(workloads).toEqual(expect.arrayContaining([...COMPONENTS, 'otel-collector', ...(overlay === 'dev' ? BACKING : [])]));

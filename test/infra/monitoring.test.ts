@@ -11,9 +11,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { requireServices, scrapeFreshProcess } from '@crm/kit/testing';
 import { INSTRUMENTS, type InstrumentName, RUNTIME_INSTRUMENTS, type RuntimeInstrumentName, prometheusName } from '../../packages/kit/src/metrics';
-import { scrapeFreshProcess } from '../../packages/kit/src/testing/metrics-scrape';
-import { requireServices } from '../../packages/kit/src/testing/reachability';
 import { COMPONENTS, METRICS_PORT, ROOT, find, kustomizeAvailable, loadYaml, podTemplates, rendered } from './deploy-facts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -1,12 +1,12 @@
 import * as net from 'node:net';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
+import { expectEventually } from '@crm/kit/testing';
 import { startSmtpSink } from './smtp-sink';
 
 /** A sender that dies in the middle of DATA: the sink records the message as cut off, not received. */
 test('a client gone before the end-of-data mark leaves a cut-off message, and no received one', async () => {
   const sink = await startSmtpSink();
+  const socket = net.connect(sink.port, '127.0.0.1');
   try {
-    const socket = net.connect(sink.port, '127.0.0.1');
     let heard = '';
     socket.on('data', (chunk) => (heard += chunk.toString()));
     socket.on('error', () => undefined);
@@ -18,12 +18,15 @@ test('a client gone before the end-of-data mark leaves a cut-off message, and no
       await waitFor(code);
     }
     socket.write('Message-ID: <cut@example.com>\r\nSubject: half\r\n\r\nthe whole body, but not its mark\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 50)); // let the bytes arrive before the reset
+    // The sink has the bytes before the client goes (a reset could otherwise drop them unread); it
+    // holds back the last few until it knows they are not the end-of-data mark.
+    await expectEventually(() => expect(sink.receiving.map(String)).toEqual([expect.stringContaining('the whole body, but not')]));
     socket.destroy();
     await expectEventually(async () => expect(sink.cutOff.map((m) => m.messageId)).toEqual(['<cut@example.com>']));
     expect(sink.received).toEqual([]);
     expect(sink.countOf('<cut@example.com>')).toBe(0);
   } finally {
+    socket.destroy();
     await sink.close();
   }
 });

@@ -36,6 +36,8 @@ export interface SmtpSink {
    * killed mid-message): the bytes as far as they came. The server kept none of them.
    */
   readonly cutOff: ReceivedMail[];
+  /** The bytes of each message still in DATA (no end-of-data mark yet), as far as they have come. */
+  readonly receiving: Buffer[];
   rules: SinkRules;
   /** How many accepted messages carry this Message-ID. */
   countOf(messageId: string): number;
@@ -121,6 +123,9 @@ export async function startSmtpSink(rules: SinkRules = {}): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${port}`,
     received,
     cutOff,
+    get receiving() {
+      return [...inData.values()].map((message) => Buffer.concat(message.chunks));
+    },
     get rules() {
       return sink.rules;
     },

@@ -3,16 +3,16 @@
  * gateway, each a separate `crm start <component>` process wired by environment variables exactly
  * as docker-compose wires them. Postgres and NATS are this machine's when they answer (each
  * Postgres-backed service gets a schema private to this run, dropped by stop()); otherwise the
- * services fall back to PGlite under a temporary data folder and the in-process bus.
+ * services fall back to PGlite under a temporary data folder and the in-process bus, with a
+ * warning, or under CRM_REQUIRE_SERVICES=1 the stack fails to start.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { TEST_DATABASE_URL, TEST_NATS_URL, expectEventually, serviceAvailable } from '@crm/kit/testing';
 import { Client } from 'pg';
 import { SERVICE_COMPONENTS, addressEnv } from '../../packages/cli/src/components';
-import { expectEventually } from '../../packages/kit/src/testing/expect-eventually';
-import { TEST_DATABASE_URL, TEST_NATS_URL, isReachableSync } from '../../packages/kit/src/testing/reachability';
 import { grpcServing } from './health';
 import { apiClient } from './http';
 import { deleteDurables } from './nats-durables';
@@ -76,8 +76,8 @@ export interface Stack {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const usePostgres = isReachableSync(TEST_DATABASE_URL);
-  const useNats = isReachableSync(TEST_NATS_URL);
+  const usePostgres = serviceAvailable('Postgres', TEST_DATABASE_URL);
+  const useNats = serviceAvailable('NATS', TEST_NATS_URL);
   const run = `e2e_${randomBytes(4).toString('hex')}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-e2e-'));
   const common: NodeJS.ProcessEnv = {

@@ -1,5 +1,5 @@
+import { TEST_REDIS_URL, serviceAvailable } from '@crm/kit/testing';
 import { Redis } from 'ioredis';
-import { TEST_REDIS_URL, serviceAvailable } from '../../../packages/kit/src/testing/reachability';
 import { createMemoryIdempotencyStore, createRedisIdempotencyStore, fingerprintRequest } from './idempotency';
 import { runIdempotencyStoreContract } from './idempotency.contract';
 

@@ -7,7 +7,7 @@ describe('error mapping', () => {
     for (const s of statuses) expect(ERROR_TABLE[GRPC_STATUS_TO_CODE[s as status]]).toBeDefined();
   });
 
-  test('HTTP statuses follow DESIGN.md', () => {
+  test('HTTP statuses follow the error table (gateway/README.md, Errors)', () => {
     expect(ERROR_TABLE.invalid_request.http).toBe(400);
     expect(ERROR_TABLE.validation_failed.http).toBe(422);
     expect(ERROR_TABLE.idempotency_key_reused.http).toBe(422);

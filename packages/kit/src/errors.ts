@@ -151,7 +151,3 @@ export class DomainError<R extends string = string> extends CrmError {
 export function grpcStatusOf(error: CrmError): GrpcStatus {
   return error instanceof DomainError ? error.rule.status : ERROR_TABLE[error.code].grpc;
 }
-
-export function assertUnreachable(value: never): never {
-  throw new Error(`unreachable: ${String(value)}`);
-}

@@ -7,6 +7,7 @@ import { createMemoryBus } from './events';
 import { createLogger } from './logger';
 import { type Migration, SchemaNotMigratedError, runMigrations, verifyMigrations } from './migrate';
 import { startSqlService } from './sql-service';
+import { expectEventually } from './testing/expect-eventually';
 import { sqlBackends } from './testing/sql-backends';
 
 const log = createLogger('test', 'silent');
@@ -67,11 +68,9 @@ describe('monitorHealth', () => {
     try {
       expect(await healthOf(server.address)).toBe('SERVING');
       up = false;
-      await new Promise((r) => setTimeout(r, 200));
-      expect(await healthOf(server.address)).toBe('NOT_SERVING');
+      await expectEventually(async () => expect(await healthOf(server.address)).toBe('NOT_SERVING'));
       up = true;
-      await new Promise((r) => setTimeout(r, 200));
-      expect(await healthOf(server.address)).toBe('SERVING');
+      await expectEventually(async () => expect(await healthOf(server.address)).toBe('SERVING'));
     } finally {
       monitor.stop();
       await server.shutdown(1_000);

@@ -11,7 +11,7 @@ import { OUTBOX_MIGRATION_SQL } from './events';
 /**
  * The keyset compiler against an oracle: rows with many ties and nulls are paged through with every
  * sort shape, and the concatenated pages must equal the same rows sorted in memory by the rules of
- * DESIGN.md (nulls last in both directions, id as the final tie-breaker in the first key's direction).
+ * gateway/README.md, Lists (nulls last in both directions, id as the final tie-breaker in the first key's direction).
  */
 const things = defineResource({
   name: 'things',

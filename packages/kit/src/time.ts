@@ -31,5 +31,3 @@ export function parseDateTime(value: string): Date | undefined {
   if (date.getTime() < EARLIEST_DATE_TIME || date.getTime() > LATEST_DATE_TIME) return undefined;
   return date;
 }
-
-export const toIso = (value: Date | string | number): string => new Date(value).toISOString();

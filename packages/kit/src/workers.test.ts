@@ -32,17 +32,29 @@ describe('supervised workers', () => {
   });
 
   test('stop() aborts every worker and waits until each has returned', async () => {
+    const aborted: string[] = [];
     const finished: string[] = [];
+    // Each worker, once aborted, still has work to hand back: it returns when the test lets it.
+    let handBack!: () => void;
+    const handedBack = new Promise<void>((resolve) => (handBack = resolve));
     const worker = (name: string): Worker => ({
       name,
       async run(signal) {
         await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        aborted.push(name);
+        await handedBack;
         finished.push(name);
       },
     });
     const workers = superviseWorkers([worker('a'), worker('b')], log, instantClock());
-    await workers.stop();
+    let stopped = false;
+    const stopping = workers.stop().then(() => (stopped = true));
+    // Every callback queued by the abort has run (setImmediate comes after them): both workers
+    // saw it, and stop() is still waiting for them.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([aborted.sort(), stopped]).toEqual([['a', 'b'], false]);
+    handBack();
+    await stopping;
     expect(finished.sort()).toEqual(['a', 'b']);
   });
 });
@@ -67,17 +79,19 @@ describe('a waker', () => {
 
   test('waits its full time when nobody wakes it, and stops at once when the worker is stopped', async () => {
     const slept: number[] = [];
+    // A clock on which no time passes until the test says so: a sleep ends when its time is
+    // declared over, or when its signal aborts.
+    let timeIsUp: (() => void) | undefined;
     const clock: Clock = { now: () => new Date(), sleep: (ms, signal) => new Promise((resolve) => {
       slept.push(ms);
-      const timer = setTimeout(resolve, 30);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      });
+      timeIsUp = resolve;
+      signal?.addEventListener('abort', () => resolve());
     }) };
     const waker = createWaker(clock);
-    await waker.idle(1_234, new AbortController().signal);
+    const idle = waker.idle(1_234, new AbortController().signal);
     expect(slept).toEqual([1_234]);
+    timeIsUp!();
+    await idle;
     const stopping = new AbortController();
     const waiting = waker.idle(60_000, stopping.signal);
     stopping.abort();

@@ -1,5 +1,5 @@
 import { activitiesApi } from '@crm/activities-contract';
-import { checkContextParity } from '../../../packages/kit/src/testing/parity';
+import { checkContextParity } from '@crm/kit/testing';
 import { migrations } from './migrations';
 
 test('each activities declaration, its proto message, its table and its indexes agree', async () => {

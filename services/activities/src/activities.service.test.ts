@@ -22,10 +22,9 @@ import {
   unary,
   withIdempotencyKey,
 } from '@crm/kit';
+import { expectEventually, sqlBackends } from '@crm/kit/testing';
 import { callLogs, meetings, tasks } from '@crm/activities-contract';
 import { ActivitiesEvents, loadActivities } from '@crm/proto';
-import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { activitiesGrpcBinding } from './activities.grpc';
 import { type ActivitiesService, createActivitiesService } from './activities.service';
 import { migrations } from './migrations';
@@ -57,7 +56,7 @@ async function pageAll(store: ResourceStore, workspaceId: string, raw: Raw): Pro
 const compare = (a: unknown, b: unknown): number => (a === b ? 0 : (a as string | number) < (b as string | number) ? -1 : 1);
 
 /**
- * What a list must answer, computed in memory from the records by the rules of DESIGN.md (Lists):
+ * What a list must answer, computed in memory from the records by the rules of gateway/README.md (Lists):
  * equality filters, since inclusive / until exclusive on the time field, updated_since strictly
  * greater, q case-insensitive over the search fields, nulls last in both directions, id last in
  * the first key's direction.

@@ -1,6 +1,6 @@
 import { type SqlClient, createCursorCodec, newEvent, newId, runMigrations } from '@crm/kit';
+import { sqlBackends } from '@crm/kit/testing';
 import { PeopleEvents } from '@crm/proto';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type ActivitiesService, createActivitiesService } from './activities.service';
 import { createContactDetach } from './contact-deletions.consumer';
 import { migrations } from './migrations';

@@ -1,6 +1,6 @@
 import { flowRuns } from '@crm/flows-contract';
 import { type SqlClient, compileListQuery, newId, parseListQuery, runMigrations, selectColumns } from '@crm/kit';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
+import { sqlBackends } from '@crm/kit/testing';
 import { CLAIM_DUE_SQL } from './engine/flow-engine';
 import { migrations } from './migrations';
 

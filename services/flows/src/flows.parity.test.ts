@@ -1,6 +1,6 @@
 import { enrollmentSteps, flowsApi } from '@crm/flows-contract';
 import { route } from '@crm/kit';
-import { checkContextParity } from '../../../packages/kit/src/testing/parity';
+import { checkContextParity } from '@crm/kit/testing';
 import { migrations } from './migrations';
 
 test('each flows declaration, its proto message, its table and its indexes agree', async () => {

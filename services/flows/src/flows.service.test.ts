@@ -1,10 +1,8 @@
 import { tasks as tasks_ } from '@crm/activities-contract';
 import { flowNodes } from '@crm/flows-contract';
 import { CrmError, createCursorCodec, createPgClient, createServiceClient, parseListQuery, systemClock } from '@crm/kit';
+import { TEST_DATABASE_URL, expectEventually, sqlBackends } from '@crm/kit/testing';
 import { FlowsEvents, MessagingEvents, loadMessaging, loadPeople } from '@crm/proto';
-import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
-import { TEST_DATABASE_URL } from '../../../packages/kit/src/testing/reachability';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
 import { createFlowCache } from './engine/runnable-flow';
 import { createEnrollments } from './enrollments';

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { CrmError, type SqlClient, createPgClient, newEvent } from '@crm/kit';
+import { TEST_DATABASE_URL, expectEventually, sqlBackends } from '@crm/kit/testing';
 import { PERFORMANCE_WINDOWS, type PerformanceWindow, parseTimelineQuery } from '@crm/messaging-contract';
 import { ActivitiesEvents } from '@crm/proto';
-import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
-import { TEST_DATABASE_URL } from '../../../packages/kit/src/testing/reachability';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
 import { type LedgerMetric, readPerformance, recordLedger, recordLedgerEntries } from './ledger';
 import { type MessagingHarness, openMessaging } from './testing/harness';

@@ -1,5 +1,5 @@
+import { checkContextParity } from '@crm/kit/testing';
 import { messagingApi } from '@crm/messaging-contract';
-import { checkContextParity } from '../../../packages/kit/src/testing/parity';
 import { migrations } from './migrations';
 
 test('each messaging declaration, its proto message, its table and its indexes agree', async () => {

@@ -1,11 +1,9 @@
 import { type SqlClient, createLogger, createPgClient, newId, withIdempotencyKey } from '@crm/kit';
+import { TEST_DATABASE_URL, expectEventually, sqlBackends } from '@crm/kit/testing';
 import { parseTimelineQuery } from '@crm/messaging-contract';
 import { MessagingEvents } from '@crm/proto';
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
-import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
-import { TEST_DATABASE_URL } from '../../../packages/kit/src/testing/reachability';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
 import { inboundSmtpWorker } from './inbound-smtp';
 import { createTrackingTokens } from './mail';

@@ -1,9 +1,8 @@
 import { type ServiceClient, createServiceClient, errorFromPayload, newId, requestFingerprint } from '@crm/kit';
+import { expectEventually, sqlBackends } from '@crm/kit/testing';
 import { MessagingEvents, type MessagingServiceDefinition, type QueueSendItem, type QueueSendRequest, loadMessaging } from '@crm/proto';
 import fc from 'fast-check';
 import { useTestTracing } from '../../../packages/kit/src/events/event-bus.contract';
-import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { startSmtpSink } from '../../../test/support/smtp-sink';
 import { type MessagingHarness, openMessaging } from './testing/harness';
 

@@ -295,14 +295,6 @@ export async function suppress(tx: SqlQueryable, send: SendRow, reason: 'unsubsc
   return rows.length > 0;
 }
 
-export async function suppressionOf(q: SqlQueryable, workspaceId: string, email: string): Promise<string | undefined> {
-  const { rows } = await q.query<{ reason: string }>(`SELECT reason FROM suppressions WHERE workspace_id = $1::uuid AND email_lower = $2`, [
-    workspaceId,
-    email.toLowerCase(),
-  ]);
-  return rows[0]?.reason;
-}
-
 /**
  * The send's delivery row is finished (a CTE of the statement that records the send's outcome:
  * one round trip for both). `$1` is the workspace, `$2` the send.

@@ -1,9 +1,7 @@
 import { type CrmEvent, type EventBus, type Subscription, createMemoryBus, createNatsBus, newId, newRawEvent } from '@crm/kit';
+import { TEST_NATS_URL, expectEventually, serviceAvailable, sqlBackends } from '@crm/kit/testing';
 import { ActivitiesEvents, MessagingEvents, PeopleEvents } from '@crm/proto';
 import fc from 'fast-check';
-import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
-import { TEST_NATS_URL, serviceAvailable } from '../../../packages/kit/src/testing/reachability';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import {
   activityDurableFor,
   interpretActivity,
@@ -250,7 +248,7 @@ describe.each(sqlBackends())('activity timestamps applied in groups on $name', (
           expect(moves('last_engagement_at')).toBeLessThanOrEqual(groupsWith('engage'));
         }
       }),
-      { numRuns: backend.name === 'PGlite' ? 15 : 30 },
+      { numRuns: backend.name === 'pglite' ? 15 : 30 },
     );
   });
 });

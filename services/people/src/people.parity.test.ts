@@ -1,5 +1,5 @@
+import { checkContextParity } from '@crm/kit/testing';
 import { peopleApi } from '@crm/people-contract';
-import { checkContextParity } from '../../../packages/kit/src/testing/parity';
 import { migrations } from './migrations';
 
 test('each people declaration, its proto message, its table and its indexes agree', async () => {

@@ -16,10 +16,9 @@ import {
   unary,
   type RunningGrpcServer,
 } from '@crm/kit';
+import { expectEventually, sqlBackends } from '@crm/kit/testing';
 import { contacts } from '@crm/people-contract';
 import { PeopleEvents, loadPeople } from '@crm/proto';
-import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { migrations } from './migrations';
 import { peopleGrpcBinding } from './people.grpc';
 import { type PeopleService, createPeopleService } from './people.service';

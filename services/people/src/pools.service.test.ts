@@ -1,7 +1,6 @@
 import { CrmError, newId, parseListQuery } from '@crm/kit';
+import { expectEventually, sqlBackends } from '@crm/kit/testing';
 import { poolContacts, pools } from '@crm/people-contract';
-import { expectEventually } from '../../../packages/kit/src/testing/expect-eventually';
-import { sqlBackends } from '../../../packages/kit/src/testing/sql-backends';
 import { type PeopleHarness, openPeople } from './testing/harness';
 import { PeopleEvents } from '@crm/proto';
 

@@ -25,7 +25,8 @@ import { createPgliteClient } from '../sql';
  *   single-column primary key may be served by (filter, time field, id) instead: such an id is
  *   unique across workspaces, so the seek reads only the rows of the one record it names, and that
  *   index is the one the foreign key's checks need anyway. The primary key leads with workspace_id
- *   unless the context still has tables keyed by id alone (DESIGN.md, Tenancy in every key).
+ *   unless the context still has tables keyed by id alone (packages/kit/README.md, "Tenancy in
+ *   every key").
  */
 export interface ParityOptions {
   api: ContextApi<any, readonly ResourceRoute[]>;

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 
 /**
  * Whether a TCP service answers, decided synchronously so a test file can choose its suites while
- * Jest collects them. `CRM_REQUIRE_SERVICES=1` (CI's first pass) turns an absent service into a
- * failure instead of a skip.
+ * Jest collects them. Suites ask serviceAvailable, never this directly: there
+ * `CRM_REQUIRE_SERVICES=1` (CI's first pass) turns an absent service into a failure instead of a
+ * skip.
  */
 export function isReachableSync(url: string, timeoutMs = 1_000): boolean {
   const { hostname, port } = new URL(url);
@@ -24,6 +25,18 @@ export function serviceAvailable(name: string, url: string): boolean {
   if (requireServices()) throw new Error(`${name} at ${url} is required (CRM_REQUIRE_SERVICES=1) but unreachable`);
   // eslint-disable-next-line no-console
   console.warn(`${name} at ${url} is unreachable: its suites are skipped, the embedded backend still runs`);
+  return false;
+}
+
+/**
+ * The same decision for a program a suite runs (psql, nats-server): yes if this machine has it,
+ * fail if required, else skip loudly.
+ */
+export function toolAvailable(name: string, found: boolean): boolean {
+  if (found) return true;
+  if (requireServices()) throw new Error(`${name} is required (CRM_REQUIRE_SERVICES=1) but not found on this machine`);
+  // eslint-disable-next-line no-console
+  console.warn(`${name} is not found on this machine: the suites that need it are skipped`);
   return false;
 }
 

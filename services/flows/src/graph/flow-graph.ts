@@ -13,11 +13,11 @@ import {
 import { checkText, isObject } from './text';
 
 /**
- * The graph body of `POST/PATCH /v1/flows` (DESIGN.md §3): `nodes: [{key, type, label, config}]`
- * and `edges: [{from, to, when?}]`. `parseFlowGraph` validates it completely and returns the
- * normalized graph the service stores and the engine walks; every rule is listed, with its reason,
- * in ./README.md. Issues name the node (`nodes[2].config.subject`, message starting
- * `node 'welcome':`) or the edge (`edges[1].to`).
+ * The graph body of `POST/PATCH /v1/flows` (gateway/README.md, Flows, "The graph"):
+ * `nodes: [{key, type, label, config}]` and `edges: [{from, to, when?}]`. `parseFlowGraph`
+ * validates it completely and returns the normalized graph the service stores and the engine walks;
+ * every rule is listed, with its reason, in ./README.md. Issues name the node
+ * (`nodes[2].config.subject`, message starting `node 'welcome':`) or the edge (`edges[1].to`).
  */
 
 export const GRAPH_LIMITS = {
@@ -638,9 +638,4 @@ export function reconcileNodeIds(existing: readonly ExistingNode[], graph: FlowG
   }
   for (const node of existing) if (!idByKey.has(node.key)) plan.removed.push({ id: node.id, key: node.key, ...(node.type ? { type: node.type } : {}) });
   return plan;
-}
-
-/** Whether the graph has a node with this key. */
-export function hasNode(graph: FlowGraph, key: string): boolean {
-  return indexOf(graph).byKey.has(key);
 }

@@ -12,11 +12,11 @@ import {
   readConfig,
   startSqlService,
 } from '@crm/kit';
+import type { SqlBackend } from '@crm/kit/testing';
 import { type ActivitiesService, activitiesService } from '@crm/activities';
 import { createEmbeddedStore, startDirectory } from '@crm/directory';
 import { MESSAGING_SETTINGS, type MessagingService, messagingService } from '@crm/messaging';
 import { type PeopleService, peopleService } from '@crm/people';
-import type { SqlBackend } from '../../../../packages/kit/src/testing/sql-backends';
 import type { FlowsService } from '../flows.service';
 import { FLOWS_SETTINGS, flowsService } from '../main';
 

@@ -48,7 +48,7 @@ const EXPECTED_HEADERS = [
 ];
 
 describe('buildMessage', () => {
-  it('builds the message DESIGN describes and mailparser reads it back', async () => {
+  it('builds the message mail/README.md describes and mailparser reads it back', async () => {
     const { built, parsed } = await parse(base());
     expect(built.messageId).toBe(`<${ID}@mail.example.com>`);
     expect(built.envelope).toEqual({ from: `bounces+${ID}@mail.example.com`, to: ['bob@example.org'] });

@@ -12,9 +12,9 @@ import {
   readConfig,
   startSqlService,
 } from '@crm/kit';
+import type { SqlBackend } from '@crm/kit/testing';
 import { createEmbeddedStore, startDirectory } from '@crm/directory';
 import { type PeopleService, peopleService } from '@crm/people';
-import type { SqlBackend } from '../../../../packages/kit/src/testing/sql-backends';
 import { MESSAGING_SETTINGS, messagingService } from '../main';
 import type { MessagingService } from '../messaging.service';
 

@@ -8,7 +8,7 @@ import {
   createOutboxRelay,
   runMigrations,
 } from '@crm/kit';
-import type { SqlBackend } from '../../../../packages/kit/src/testing/sql-backends';
+import type { SqlBackend } from '@crm/kit/testing';
 import { migrations } from '../migrations';
 import { type PeopleService, createPeopleService } from '../people.service';
 
