@@ -13,7 +13,7 @@ import type { RateLimiter, RateLimits } from '@crm/kit';
 import { requireScope } from './scopes';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, answerSlowClients, clientTimeoutOptions } from './slow-clients';
 
-/** Both prefixes are served identically (DESIGN.md, Prefixes). */
+/** Both prefixes are served identically (gateway/README.md, "Paths"). */
 export const PREFIXES = ['/v1', '/api/v1'] as const;
 export const BODY_LIMIT = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

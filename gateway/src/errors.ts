@@ -2,7 +2,7 @@ import { CrmError, ERROR_TABLE, type ErrorCode, newId, printableKey } from '@crm
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ERROR_MESSAGE } from './openapi-schemas';
 
-/** The error envelope (DESIGN.md, Errors): `{error: {code, message, details?, request_id}}`. */
+/** The error envelope (gateway/README.md, "Errors"): `{error: {code, message, details?, request_id}}`. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: CrmError) {
   // A message may quote client input (an unknown parameter's name, a bad id): control characters
   // and unpaired surrogates are shown escaped, and it is cut to a bound.

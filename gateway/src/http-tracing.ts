@@ -2,10 +2,10 @@
  * The gateway's HTTP server spans and its `http.server.request.duration` metric, recorded here
  * rather than by `@opentelemetry/instrumentation-http`. With OpenTelemetry off the gateway answered
  * a read 0.2 to 0.3 ms sooner at p50 (of 1.8) with a fifth more throughput, while leaving out the
- * gRPC instrumentation alone changed nothing (test/bench/README.md, "The floor, leases, and what is
- * left"): the HTTP instrumentation patches every server, binds each request's emitters to the
- * context and computes a dozen attributes per request. This does the part the gateway needs, around
- * the one server Fastify builds (`serverFactory`):
+ * gRPC instrumentation alone changed nothing (test/bench/HISTORY.md, 2026-11-26, "Gateway: the
+ * floor, leases, and what is left"): the HTTP instrumentation patches every server, binds each
+ * request's emitters to the context and computes a dozen attributes per request. This does the
+ * part the gateway needs, around the one server Fastify builds (`serverFactory`):
  *
  * - the W3C trace context a client sends is the parent; every hook, handler, upstream gRPC call
  *   (whose instrumentation injects it) and log line of the request runs inside the request's span;

@@ -59,7 +59,7 @@ export const REQUEST_ID: Schema = { type: 'string', minLength: 1, maxLength: 128
 
 const SECONDS: Schema = { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 
-/** Headers of every answer that passed the rate limiter (DESIGN.md, rate limits). */
+/** Headers of every answer that passed the rate limiter (gateway/README.md, "Rate limits"). */
 export const RATE_HEADERS: Record<string, Schema> = {
   'RateLimit-Limit': { description: 'Per-key budget per minute.', schema: { ...COUNT, minimum: 1 } },
   'RateLimit-Remaining': { description: 'Requests left in the binding window.', schema: COUNT },

@@ -7,8 +7,9 @@ import * as protobuf from 'protobufjs';
  *
  * Why: protobufjs first queues an operation per value (measuring each string's UTF-8 length), then
  * runs the queue into the buffer. For a page of 50 contacts that was about 0.45 ms of the people
- * service's CPU per list answer, the largest single piece after the query (test/bench/README.md,
- * "Where a list's time goes"). Here strings of fewer than 40 characters are written as they are
+ * service's CPU per list answer, the largest single piece after the query (proto/README.md, "The
+ * request path's encoding"; the figures: test/bench/HISTORY.md, 2026-11-26, "People: where a
+ * list's time goes"). Here strings of fewer than 40 characters are written as they are
  * read, and a nested message reserves one byte for its length and moves its bytes on only when it
  * turns out longer than 127.
  *

@@ -3,8 +3,9 @@ import * as protobuf from 'protobufjs';
 /**
  * Decodes a resource's message straight into its API record, and a list answer into records: one
  * pass over the bytes instead of three (protobufjs's `decode`, its `toObject`, then kit's
- * `messageToRecord`). The gateway's resource routes read every answer this way
- * (test/bench/README.md, "Where a list's time goes").
+ * `messageToRecord`). The gateway's resource routes read every answer this way (proto/README.md,
+ * "The request path's encoding"; the figures: test/bench/HISTORY.md, 2026-11-26, "People: where a
+ * list's time goes").
  *
  * The record is exactly what the three passes give (gateway/src/routes/record-decoding.test.ts
  * holds every resource of every context to them): each declared field in order (absent: null for

@@ -6,10 +6,10 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { requireServices } from '@crm/kit/testing';
 import { DEFAULT_PORTS, type ConfigSchema } from '../../packages/kit/src';
 import { SERVICE_COMPONENTS } from '../../packages/cli/src/components';
 import { COMMON, GATEWAY, addressSettings } from '../../packages/cli/src/settings';
-import { requireServices } from '../../packages/kit/src/testing/reachability';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
 

@@ -3,9 +3,10 @@ import type { RateDecision, RateLimits } from '@crm/kit';
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
 /**
- * Response headers of DESIGN.md: the classic trio (RateLimit-Limit is the per-key budget per
- * minute, 120 by default) plus the IETF draft's structured `RateLimit-Policy` and `RateLimit`
- * fields describing both windows. Remaining and Reset follow the window that binds.
+ * The rate-limit response headers (gateway/README.md, "Rate limits"): the classic trio
+ * (RateLimit-Limit is the per-key budget per minute, 120 by default) plus the IETF draft's
+ * structured `RateLimit-Policy` and `RateLimit` fields describing both windows. Remaining and
+ * Reset follow the window that binds.
  */
 export function rateLimitHeaders(limits: RateLimits, decision: RateDecision): Record<string, string> {
   const perMinute = Math.round((limits.keyLimit * 60_000) / limits.keyWindowMs);

@@ -3,7 +3,7 @@ import { CrmError, type Logger, canonicalJson } from '@crm/kit';
 import type { Redis } from 'ioredis';
 
 /**
- * The gateway's half of idempotency (DESIGN.md, Idempotency): a short record per
+ * The gateway's half of idempotency (gateway/README.md, "Idempotency"): a short record per
  * (workspace, Idempotency-Key) that answers a repeat at the edge (replay), refuses a concurrent
  * duplicate (409) and a different request under the same key (422). The owning service's record,
  * written in the transaction of the change, is what guarantees a change is never applied twice;

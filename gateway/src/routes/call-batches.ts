@@ -1,8 +1,9 @@
 /**
  * Gathers requests into batched calls: what arrives while a call is under way goes together in the
- * next one, so a burst costs a few calls rather than one each (the open pixel's requests, DESIGN.md,
- * Messaging: tracking). With nothing under way an item is sent at once, alone: no added wait. Each
- * item settles with its own answer; a call that fails fails only the items it carried.
+ * next one, so a burst costs a few calls rather than one each (the open pixel's requests:
+ * gateway/README.md, Messaging, "Tracking and unsubscribe"). With nothing under way an item is sent
+ * at once, alone: no added wait. Each item settles with its own answer; a call that fails fails
+ * only the items it carried.
  */
 export interface CallBatches<I, O> {
   /** Sends `item` in the next call; resolves with its answer from that call. */

@@ -24,8 +24,8 @@ const TIMELINE_EVENT = {
 };
 
 /**
- * `GET /v1/contacts/{id}/timeline`, answered by messaging from its engagement ledger (DESIGN.md,
- * Derived views), under people's contacts.
+ * `GET /v1/contacts/{id}/timeline`, answered by messaging from its engagement ledger
+ * (gateway/README.md, "Timeline and performance"), under people's contacts.
  */
 export function contactTimelineRoutes(client: ServiceClient<MessagingServiceDefinition>, deadlineMs: number): CustomRoute[] {
   return [

@@ -4,10 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createCallBatches } from './call-batches';
 
 /**
- * The public, unauthenticated paths of tracking and unsubscribing (DESIGN.md, Messaging: tracking
- * and unsubscribe), the only paths without Authorization. Their token is the only credential:
- * messaging verifies it, and a forged or unknown one is 404 with nothing recorded. A token that
- * cannot be one (wrong characters or length) is refused here without a call.
+ * The public, unauthenticated paths of tracking and unsubscribing (gateway/README.md, Messaging,
+ * "Tracking and unsubscribe"), the only paths without Authorization. Their token is the only
+ * credential: messaging verifies it, and a forged or unknown one is 404 with nothing recorded. A
+ * token that cannot be one (wrong characters or length) is refused here without a call.
  *
  * - `GET|HEAD /t/o/{token}`: a 1×1 GIF, never cached, answered once the open is committed; an open
  *   that cannot be recorded (messaging briefly down) still gets its image, since a broken image

@@ -9,9 +9,10 @@ type Row = Record<string, unknown>;
  *
  * Why: a list answer maps every row three times, and a loop over the declaration that sets
  * `record[key]` is a keyed store of a changing shape per field. Measured on a page of 50 contacts,
- * the loops cost 3 to 17 times what the literals do (test/bench/README.md, "Where a list's time
- * goes"). The field names are the declaration's (`defineResource` admits only `[a-z][a-z0-9_]*`),
- * written as quoted keys all the same.
+ * the loops cost 3 to 17 times what the literals do (packages/kit/README.md, "The request path's
+ * own cost"; the figures: test/bench/HISTORY.md, 2026-11-26, "People: where a list's time goes").
+ * The field names are the declaration's (`defineResource` admits only `[a-z][a-z0-9_]*`), written
+ * as quoted keys all the same.
  */
 export interface RecordCodec {
   /** A row as the API returns it: declared fields in order (Date → ISO string, missing → null), then custom ones. */

@@ -167,11 +167,11 @@ const DEFAULT_DEADLINE_MS = 10_000;
  * What a call's deserializer hands grpc-js: the answer in a box the call empties once it resolves.
  * grpc-js keeps the message it received, and the callback it was given, in the call's listeners,
  * and those stay reachable from the call's HTTP/2 stream until a full garbage collection (V8's
- * young-generation collections keep whatever Node's stream handles reach). Through the message, or
- * through the callback's promise, every answer outlived the collections that should have freed it,
- * was copied, then promoted to the old generation, where it waited for a full collection: 15 % of
- * the gateway's allocation under `bench:people` (under 1 % for the service answering it). The box is
- * emptied, and the callback lets go of its promise, once the call has settled.
+ * young-generation collections keep whatever Node's stream handles reach). Held through the
+ * message, or through the callback's promise, every answer would outlive the collections that
+ * should free it, be copied, then promoted to the old generation to wait for a full collection. So
+ * the box is emptied, and the callback lets go of its promise, once the call has settled
+ * (packages/kit/README.md, "The request path's own cost").
  */
 interface Answer {
   value: unknown;
@@ -299,10 +299,10 @@ export function canonicalJson(value: unknown): unknown {
 /**
  * Channel settings for service clients: fail fast while a peer is down and reconnect quickly, and
  * an HTTP/2 window (per call and per connection) that lets a service send whole answers to a busy
- * caller. HTTP/2's default, 64 KiB for the connection, held ten list pages in flight to one and a
- * half: the service sent what the window allowed and waited for the caller to read and acknowledge
- * it (gateway/README.md, "The request path's own cost"). A caller reads every answer whole anyway,
- * up to `grpc.max_receive_message_length`.
+ * caller. HTTP/2's default, 64 KiB for the whole connection, is less than ten list pages in
+ * flight: the service would send what the window allows and wait for the caller to read and
+ * acknowledge it (packages/kit/README.md, "The request path's own cost"). A caller reads every
+ * answer whole anyway, up to `grpc.max_receive_message_length`.
  */
 export const CLIENT_CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.initial_reconnect_backoff_ms': 200,

@@ -3,9 +3,9 @@ import { CrmError } from './errors';
 import type { SqlQueryable } from './sql';
 
 /**
- * Service-side idempotency (DESIGN.md, Idempotency), one mechanism for the API and for calls
- * between services. A caller sends a key and a fingerprint of its request in gRPC metadata: the
- * gateway forwards a client's Idempotency-Key; a service calling a peer sends its own key (the
+ * Service-side idempotency (gateway/README.md, "Idempotency"), one mechanism for the API and for
+ * calls between services. A caller sends a key and a fingerprint of its request in gRPC metadata:
+ * the gateway forwards a client's Idempotency-Key; a service calling a peer sends its own key (the
  * flow engine's `{enrollment_id}:{node_id}:{visit}`) with its name as the origin, so the two key
  * spaces never meet (a client's key is visible ASCII without spaces; a peer's is stored as
  * `<origin> <key>`).

@@ -140,7 +140,7 @@ export const SEARCH_WINDOW = 20_000;
  * comes later in the order. One it does not fill says nothing, and the caller runs
  * compileListQuery. Why: Postgres estimates a trigram `LIKE` badly (100 rows for a term that
  * matches 17,000), and then reads every match from the table and sorts them; a common term is
- * found in the first few thousand rows of the index instead (gateway/README.md, Lists).
+ * found in the first few thousand rows of the index instead (packages/kit/README.md, "Search").
  */
 export function compileSearchWindow(
   spec: ResourceSpec,

@@ -1,5 +1,5 @@
 /**
- * Resources renamed in API 2.0.0 (api-spec.md, Versioning), old name → new name. One table: the
+ * Resources renamed in API 2.0.0 (gateway/README.md, "Paths"), old name → new name. One table: the
  * gateway answers the old paths with 404 naming the new one, and key creation refuses the old
  * scopes naming the new ones.
  */

@@ -27,7 +27,10 @@ export type RawListParams = Record<string, string | string[] | undefined>;
 
 const COMMON_PARAMS = ['cursor', 'limit', 'sort', 'since', 'until', 'q', 'updated_since'] as const;
 const MAX_Q_LENGTH = 200;
-/** Shorter terms cannot use a trigram index: every row would be read (gateway/README.md, Lists). */
+/**
+ * Shorter terms cannot use a trigram index: every row would be read (gateway/README.md, "Query
+ * strings").
+ */
 export const MIN_Q_LENGTH = 3;
 
 /** The parameters a list of this resource accepts, for validation and the OpenAPI description. */
@@ -38,9 +41,9 @@ export function listParameterNames(spec: ResourceSpec): string[] {
 }
 
 /**
- * Strict parsing of a list query (DESIGN.md, Lists): unknown parameters, repeated parameters,
- * values of the wrong type, out-of-range limits and unknown sort keys are all 400s that name the
- * parameter; nothing is silently clamped or ignored.
+ * Strict parsing of a list query (gateway/README.md, "Lists" and "Query strings"): unknown
+ * parameters, repeated parameters, values of the wrong type, out-of-range limits and unknown sort
+ * keys are all 400s that name the parameter; nothing is silently clamped or ignored.
  */
 export function parseListQuery(spec: ResourceSpec, raw: RawListParams): ListQuery {
   const allowed = new Set(listParameterNames(spec));

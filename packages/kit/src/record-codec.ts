@@ -19,7 +19,8 @@ export interface WriteValues {
 
 /**
  * Validates a create or update body against the declaration. Read-only and reserved keys are
- * ignored (DESIGN.md, Records); every problem is collected so a 422 lists them all.
+ * ignored (gateway/README.md, "Records" and "Custom fields"); every problem is collected so a 422
+ * lists them all.
  */
 export function validateWrite(spec: ResourceSpec, body: unknown, mode: 'create' | 'update'): WriteValues {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {

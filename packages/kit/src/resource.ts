@@ -79,7 +79,7 @@ export function searchColumnSql(spec: ResourceSpec): string {
 
 export const DEFAULT_LIMIT = 50;
 
-/** Fields every record has (DESIGN.md, Records). */
+/** Fields every record has (gateway/README.md, "Records"). */
 export const baseFields = {
   id: { type: 'uuid', readOnly: true, nullable: false },
   svc_uid: { type: 'string', maxLength: 255, filter: true },

@@ -13,8 +13,8 @@ export interface QueryOptions {
   /**
    * timestamptz values come back as the API writes them (`2026-11-26T11:18:57.123Z`: UTC,
    * milliseconds, truncated) instead of as Dates. Rows that are only turned into records ask for
-   * this: parsing a Date and printing it again cost about 1.3 µs per value, a seventh of a list
-   * page's CPU in the people service.
+   * this: a Date would be parsed only to be printed again, for every timestamp of every row
+   * (packages/kit/README.md, "The request path's own cost").
    */
   isoTimestamps?: boolean;
 }

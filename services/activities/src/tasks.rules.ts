@@ -3,7 +3,7 @@ import { ActivitiesEvents, type EventData } from '@crm/proto';
 import { present, requireNotBlank } from './rules';
 
 /**
- * Task rules (DESIGN.md, Transitions): status defaults to open; open ⇄ completed, with
+ * Task rules (gateway/README.md, "Transitions"): status defaults to open; open ⇄ completed, with
  * `completed_at` set on completion and cleared on reopening. Any other status value is refused by
  * the declaration's enum (422). Setting the status it already has changes nothing.
  */

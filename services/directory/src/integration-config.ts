@@ -2,8 +2,9 @@ import type { FieldIssue } from '@crm/kit';
 
 /**
  * The non-secret settings of an integration, checked per type when it is created. An `smtp`
- * integration is the workspace's own mail server (DESIGN.md, Messaging: providers): its password
- * is the integration's secret, everything else lives here. Other types keep any flat JSON object.
+ * integration is the workspace's own mail server (gateway/README.md, Messaging, "Providers"): its
+ * password is the integration's secret, everything else lives here. Other types keep any flat JSON
+ * object.
  */
 export interface SmtpConfig {
   host: string;

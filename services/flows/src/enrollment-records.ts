@@ -153,10 +153,10 @@ export type ExitSelector =
   | { ids: readonly string[]; flowId?: undefined; contactId?: undefined };
 
 /**
- * Exits the selected active or paused enrollments with `reason` (DESIGN.md, Exits): the rows, one
- * history row each, and their sends queued to be cancelled at messaging (pending_cancels, worked
- * after the commit). Enrollments that already ended are left alone, so a repeated exit (a
- * redelivered event) changes nothing. Returns the EnrollmentExited events.
+ * Exits the selected active or paused enrollments with `reason` (gateway/README.md, Flows,
+ * "Exits"): the rows, one history row each, and their sends queued to be cancelled at messaging
+ * (pending_cancels, worked after the commit). Enrollments that already ended are left alone, so a
+ * repeated exit (a redelivered event) changes nothing. Returns the EnrollmentExited events.
  */
 export async function exitEnrollments(tx: SqlQueryable, workspaceId: string, selector: ExitSelector, reason: ExitReason, now: Date): Promise<CrmEvent[]> {
   const { rows } = await tx.query<{ id: string; flow_id: string; contact_id: string }>(

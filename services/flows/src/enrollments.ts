@@ -20,10 +20,10 @@ import { type FlowCache, type LoadedFlow } from './engine/runnable-flow';
 import { type StepResult, enterFlow, newEnrollmentState } from './engine/step';
 
 /**
- * Enrollments (DESIGN.md, Flows and the engine: enrolling): a contact in a flow, one at a time
- * (`POST /v1/enrollments`) or many (`POST /v1/flows/{id}/enrollments`, up to 500 contacts or a
- * whole pool). A new enrollment stands at the flow's entry node, entered now. Into a flow in any
- * status but archived (409); one active or paused enrollment per contact and flow (409).
+ * Enrollments (gateway/README.md, Flows, "Enrolling" and "Many at once"): a contact in a flow, one
+ * at a time (`POST /v1/enrollments`) or many (`POST /v1/flows/{id}/enrollments`, up to 500 contacts
+ * or a whole pool). A new enrollment stands at the flow's entry node, entered now. Into a flow in
+ * any status but archived (409); one active or paused enrollment per contact and flow (409).
  *
  * PATCH `{status}`: active ⇄ paused, active|paused → exited (`manual`); completed, exited and
  * failed are final (409). The flow and the contact of an enrollment never change.
@@ -286,7 +286,8 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
             [workspaceId, flowId, now.toISOString(), ctx.actorUserId ?? null, json, trace],
           );
           // The next chunk is built while Postgres inserts this one: the two overlap (60 to 100 ms
-          // per 5,000 on this machine; test/bench/README.md, bulk enrollment).
+          // per 5,000 on this machine; test/bench/HISTORY.md, 2026-11-26, "Flows: three runs, bulk
+          // enrollment and the engine's claim").
           const [{ rows: inserted }, following] = await Promise.all([
             inserting,
             Promise.resolve(i + insertChunk).then((start) => (start < candidates.length ? prepare(start) : undefined)),

@@ -3,9 +3,9 @@ import { ActivitiesEvents, MessagingEvents, PeopleEvents } from '@crm/proto';
 import { type ExitReason, exitEnrollments } from './enrollment-records';
 
 /**
- * What the flows context does with other contexts' events (DESIGN.md, Exits), durably: every
- * handler is idempotent (an exit only applies to active or paused enrollments, a signal is
- * recorded once, a task completes its step once), so a redelivered event changes nothing.
+ * What the flows context does with other contexts' events (services/flows/README.md, "Events"),
+ * durably: every handler is idempotent (an exit only applies to active or paused enrollments, a
+ * signal is recorded once, a task completes its step once), so a redelivered event changes nothing.
  *
  * - reply → `replied` and bounce → `bounced`: the contact's enrollments in the flow whose email it
  *   answers (an email sent outside a flow exits nothing);

@@ -21,12 +21,12 @@ import { DEFAULT_CONTACT_TEST_FIELDS, graphOrder, parseFlowGraph, reconcileNodeI
 import { parseSchedule } from './schedule/sending-schedule';
 
 /**
- * Flows and their graphs (DESIGN.md, Flows and the engine: graph body). A flow's `nodes` and
- * `edges` are validated as a whole when saved (every problem in one 422 naming the node or edge);
- * email nodes' Liquid is checked by messaging's renderer and their template ids against its
- * templates. Nodes keep their ids by key across edits; a PATCH that removes (or retypes) a node on
- * which active or paused enrollments stand is 409. The stored graph is the API's: nodes with ids,
- * edges by key; `flow_nodes` mirrors the nodes for listing, in the same transaction.
+ * Flows and their graphs (gateway/README.md, Flows, "The graph" and "Editing a graph"). A flow's
+ * `nodes` and `edges` are validated as a whole when saved (every problem in one 422 naming the node
+ * or edge); email nodes' Liquid is checked by messaging's renderer and their template ids against
+ * its templates. Nodes keep their ids by key across edits; a PATCH that removes (or retypes) a node
+ * on which active or paused enrollments stand is 409. The stored graph is the API's: nodes with
+ * ids, edges by key; `flow_nodes` mirrors the nodes for listing, in the same transaction.
  *
  * Status: draft → active ⇄ paused; any → archived, which is final and exits every active or paused
  * enrollment with `flow_archived` in the same transaction.

@@ -8,7 +8,7 @@ import { flowsGrpcBinding } from './flows.grpc';
 import { type FlowsService, createFlowsService } from './flows.service';
 import { migrations } from './migrations';
 
-/** The variables flows reads (DESIGN.md section 3: their names are contracts). */
+/** The variables flows reads; their names are contracts (the root README.md, "Running distributed"). */
 export const FLOWS_SETTINGS = {
   FLOW_ENGINE_POLL_MS: setting.int(1_000, 10, 60_000),
   /** Enrollments per engine round; default 200 on Postgres, 20 on PGlite. */

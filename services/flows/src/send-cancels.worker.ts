@@ -2,11 +2,12 @@ import { type Clock, CrmError, type Logger, type ServiceClient, type SqlClient, 
 import type { MessagingServiceDefinition } from '@crm/proto';
 
 /**
- * Cancels the sends of exited enrollments at messaging (DESIGN.md, Exits: an exit cancels the
- * pending step, including an email queued and not yet delivered). An exit writes its cancels to
- * `pending_cancels` in its own transaction; this worker calls CancelSend (idempotent) for each and
- * removes the row once messaging answered, so a cancel survives a crash and a messaging outage.
- * A send already handed to SMTP is not recalled: messaging answers `canceled: false`.
+ * Cancels the sends of exited enrollments at messaging (gateway/README.md, Flows, "Exits": an exit
+ * cancels the pending step, including an email queued and not yet delivered). An exit writes its
+ * cancels to `pending_cancels` in its own transaction; this worker calls CancelSend (idempotent)
+ * for each and removes the row once messaging answered, so a cancel survives a crash and a
+ * messaging outage. A send already handed to SMTP is not recalled: messaging answers
+ * `canceled: false`.
  */
 export interface SendCancelsWorker extends Worker {
   wake(): void;

@@ -3,11 +3,11 @@ import { ActivitiesEvents } from '@crm/proto';
 import { type LedgerEntry, recordLedger } from './ledger';
 
 /**
- * The engagement ledger's rows from activities' events (DESIGN.md, Derived views): a call logged, a
- * meeting booked, a task created or completed. A row is one fact, so a redelivered event (and a
- * meeting booked again after a cancellation, or a task completed again after reopening) writes
- * nothing more. Events without a contact still count for their user; a malformed one is skipped
- * and logged, never retried forever.
+ * The engagement ledger's rows from activities' events (gateway/README.md, "Timeline and
+ * performance"): a call logged, a meeting booked, a task created or completed. A row is one fact,
+ * so a redelivered event (and a meeting booked again after a cancellation, or a task completed
+ * again after reopening) writes nothing more. Events without a contact still count for their user;
+ * a malformed one is skipped and logged, never retried forever.
  */
 const uuidOr = (value: unknown): string | null => (typeof value === 'string' && isUuid(value) ? value.toLowerCase() : null);
 const dateOf = (value: unknown): Date | undefined => (typeof value === 'string' ? parseDateTime(value) : undefined);

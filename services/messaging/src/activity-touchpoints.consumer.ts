@@ -3,10 +3,10 @@ import { ActivitiesEvents } from '@crm/proto';
 import { recordTouchpoint } from './records';
 
 /**
- * Touchpoints of what activities records (DESIGN.md, Events): a call logged (channel `call`, failed
- * when the call failed) and a meeting booked with a contact (channel `call`: a conversation held by
- * voice or video). One touchpoint per call log or meeting, so a redelivered event writes nothing.
- * Events without a contact are not touchpoints.
+ * Touchpoints of what activities records (services/messaging/README.md, "Events"): a call logged
+ * (channel `call`, failed when the call failed) and a meeting booked with a contact (channel
+ * `call`: a conversation held by voice or video). One touchpoint per call log or meeting, so a
+ * redelivered event writes nothing. Events without a contact are not touchpoints.
  */
 export function createActivityTouchpoints({ db, log, afterCommit }: { db: SqlClient; log: Logger; afterCommit: () => void }) {
   return async function apply(event: CrmEvent): Promise<void> {

@@ -5,11 +5,12 @@ import { uncountBotEvents } from './ledger';
 import { type EngagementInput, type SendRow, findSend, findSends, recordEmailEvent, recordEmailEvents, sendLockOrder, suppress } from './records';
 
 /**
- * What the gateway's public tracking paths record (DESIGN.md, Messaging: tracking): an open
- * (the pixel), a click (answered with the link's target) and an unsubscribe. The token is the
- * only credential: one that is forged, truncated, of another kind, or names no send is NOT_FOUND,
- * and nothing is recorded. Opens and clicks that look automated are recorded with is_bot, never
- * dropped; an unsubscribe is recorded once per address and suppresses it for the workspace.
+ * What the gateway's public tracking paths record (gateway/README.md, Messaging, "Tracking and
+ * unsubscribe"): an open (the pixel), a click (answered with the link's target) and an unsubscribe.
+ * The token is the only credential: one that is forged, truncated, of another kind, or names no
+ * send is NOT_FOUND, and nothing is recorded. Opens and clicks that look automated are recorded
+ * with is_bot, never dropped; an unsubscribe is recorded once per address and suppresses it for the
+ * workspace.
  */
 export interface EngagementRequest {
   kind: 'open' | 'click' | 'unsubscribe';

@@ -5,8 +5,8 @@ import { InboundError, type InboundMail, createInboundParser } from './mail';
 import { type SendRow, findSend, markBounced, recordEmailEvent, recordTouchpoint } from './records';
 
 /**
- * Inbound mail (DESIGN.md, Messaging: inbound mail), one handler behind the SMTP listener on
- * INBOUND_SMTP_ADDR and the IngestMail RPC:
+ * Inbound mail (gateway/README.md, Messaging, "Inbound mail"), one handler behind the SMTP listener
+ * on INBOUND_SMTP_ADDR and the IngestMail RPC:
  * - a reply (In-Reply-To / References name one of our Message-IDs): a `reply` event of that send
  *   and an inbound email touchpoint;
  * - an auto-reply (RFC 3834 and the usual markers): an inbound touchpoint, not a reply;

@@ -3,12 +3,13 @@ import { PERFORMANCE_COUNTERS, PERFORMANCE_WINDOWS, type PerformanceWindow, type
 import { columnsOf } from './columns';
 
 /**
- * The engagement ledger (DESIGN.md, Derived views): one row per thing that happened with a contact,
- * written in the transaction of messaging's own record (a send going out, an email event, a touchpoint
- * logged by hand or by an automatic reply) or by the consumer of activities' events (a call, a meeting
- * booked, a task created or completed). A contact's timeline reads it by (contact, time); a user's
- * performance reads the hourly aggregates the same statement keeps, plus the rows of the two partial
- * hours at the window's edges, so its cost does not grow with the rows in the window.
+ * The engagement ledger (gateway/README.md, "Timeline and performance"): one row per thing that
+ * happened with a contact, written in the transaction of messaging's own record (a send going out, an
+ * email event, a touchpoint logged by hand or by an automatic reply) or by the consumer of activities'
+ * events (a call, a meeting booked, a task created or completed). A contact's timeline reads it by
+ * (contact, time); a user's performance reads the hourly aggregates the same statement keeps, plus the
+ * rows of the two partial hours at the window's edges, so its cost does not grow with the rows in the
+ * window.
  */
 
 /** The performance counter a row adds one to (talk time rides on `calls_placed`). */

@@ -9,7 +9,7 @@ import { messagingGrpcBinding } from './messaging.grpc';
 import { type MessagingService, createMessagingService } from './messaging.service';
 import { migrations } from './migrations';
 
-/** The variables messaging reads (DESIGN.md section 3: their names are contracts). */
+/** The variables messaging reads; their names are contracts (the root README.md, "Running distributed"). */
 export const MESSAGING_SETTINGS = {
   PUBLIC_URL: setting.url('http://127.0.0.1:8080', 'http', 'https'),
   MAIL_DOMAIN: setting.optionalString(),

@@ -3,11 +3,13 @@ import { IDEMPOTENCY_MIGRATION_SQL, type Migration, OUTBOX_MIGRATION_SQL } from 
 /**
  * The messaging schema. Released migrations are never edited; changes come as new entries.
  *
- * Tenancy in every key (DESIGN.md): every table's primary key is (workspace_id, id) or leads with
- * workspace_id, and every index that serves a list leads with it too, so the schema can be
- * distributed by workspace. Index policy as elsewhere: one (workspace_id, key, id) b-tree per sort
- * key, one (workspace_id, filter, time field, id) per filter, trigram GIN for `q`.
+ * Tenancy in every key (packages/kit/README.md): every table's primary key is (workspace_id, id) or
+ * leads with workspace_id, and every index that serves a list leads with it too, so the schema can
+ * be distributed by workspace. Index policy as elsewhere: one (workspace_id, key, id) b-tree per
+ * sort key, one (workspace_id, filter, time field, id) per filter, trigram GIN for `q`.
  */
+// 006_engagement_ledger's SQL names DESIGN.md, the design notes of the time: released SQL stays as
+// it ran. The ledger is described in gateway/README.md, "Timeline and performance".
 export const migrations: Migration[] = [
   { id: '001_outbox', sql: OUTBOX_MIGRATION_SQL },
   { id: '002_idempotency_keys', sql: IDEMPOTENCY_MIGRATION_SQL },

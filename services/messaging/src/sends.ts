@@ -39,14 +39,15 @@ import { type TemplateRenderer, TemplateError, messageIdFor } from './mail';
 import type { SenderDirectory } from './sender-directory';
 
 /**
- * Queueing a send (DESIGN.md, Messaging: queue): `POST /v1/sent_emails` and the flow engine's
- * QueueSend and QueueSends all come here. The contact, its address, the suppression list, the
- * template and the sender are checked; the Liquid sources are rendered in the renderer's worker
- * threads (a template over the limits fails this send, 422, and nothing else); the send's place in
- * the workspace's hourly quota is reserved (named by the send's id, so a retry does not take a
- * second place) and given back if queueing fails; then the send and its delivery row commit
- * together with the `sent_email.queued` event, and the delivery worker is woken. A batch does the
- * same for each of its sends, with the reads and the writes shared (`queueMany`).
+ * Queueing a send (services/messaging/README.md, "Send → deliver → track", steps 1 to 4):
+ * `POST /v1/sent_emails` and the flow engine's QueueSend and QueueSends all come here. The contact,
+ * its address, the suppression list, the template and the sender are checked; the Liquid sources
+ * are rendered in the renderer's worker threads (a template over the limits fails this send, 422,
+ * and nothing else); the send's place in the workspace's hourly quota is reserved (named by the
+ * send's id, so a retry does not take a second place) and given back if queueing fails; then the
+ * send and its delivery row commit together with the `sent_email.queued` event, and the delivery
+ * worker is woken. A batch does the same for each of its sends, with the reads and the writes
+ * shared (`queueMany`).
  *
  * Rendering happens here rather than at delivery, so the stored subject and body are what the
  * contact receives and what lists and searches show; the delivery worker only builds the MIME

@@ -149,7 +149,8 @@ export const migrations: Migration[] = [
   // Idempotency-Key records, written in the transaction of the change they answer (kit/idempotency).
   { id: '004_idempotency_keys', sql: IDEMPOTENCY_MIGRATION_SQL },
   {
-    // Indexes the benchmark's EXPLAIN asked for (test/bench/README.md). Built in the migration's
+    // Indexes the people benchmark's plans asked for (test/bench/README.md, "People: lists at a
+    // million contacts", step 4 of its method: every list case a seek). Built in the migration's
     // transaction, which blocks writes to the tables meanwhile (seconds per million rows).
     //
     // Contact lists filtered under the default order (newest first) seek (workspace_id, filter,
@@ -208,7 +209,8 @@ export const migrations: Migration[] = [
     // across workspaces; the workspace is checked on the rows it finds), and the foreign key's
     // checks need the one led by the contact. Both indexes are random writes (the members a call
     // adds are scattered over the contacts): a 500-id bulk add spent about 2.4 of its 16 ms in
-    // Postgres on this one (test/bench/README.md, people).
+    // Postgres on this one (test/bench/HISTORY.md, 2026-11-26, "People: where a bulk add's time
+    // goes").
     id: '009_drop_pool_contacts_workspace_contact_id',
     sql: `DROP INDEX pool_contacts_workspace_contact_id_idx`,
   },

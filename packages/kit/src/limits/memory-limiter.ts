@@ -2,9 +2,8 @@ import { type RateLimiter, type RateLimits, type WindowLog, decide } from './rat
 
 /**
  * One name's admitted timestamps, oldest first: appended at the end and pruned from the front, each
- * in amortized constant time. The log before it copied both of a request's logs to append one
- * entry: at 350 requests a second under the default workspace window (60 s) that was 21,000
- * timestamps, about 200 KB, copied on every request.
+ * in amortized constant time. A log holds every admission of its window (the default workspace
+ * window is 60 s of a whole workspace's requests), so a request must not cost a copy of it.
  */
 export class TimeLog implements WindowLog {
   private times: number[] = [];

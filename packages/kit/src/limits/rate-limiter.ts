@@ -1,7 +1,7 @@
 /**
- * Rate limits (DESIGN.md, Rate limits): per key, N requests in any sliding window of W ms; per
- * workspace, M requests in any window of V ms. Both are checked and recorded in one atomic step,
- * and only admitted requests are recorded, so refused requests never extend a client's wait.
+ * Rate limits (gateway/README.md, "Rate limits"): per key, N requests in any sliding window of W
+ * ms; per workspace, M requests in any window of V ms. Both are checked and recorded in one atomic
+ * step, and only admitted requests are recorded, so refused requests never extend a client's wait.
  */
 export interface RateLimits {
   keyLimit: number;

@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
 
 /**
- * The send quota (DESIGN.md, Send quota): at most `limit` emails per workspace in any rolling
- * hour, whoever sends (the API or the flow engine). A send reserves its place when it is queued;
- * the queueing transaction gives it back if it fails. Reservations are named (the send's id), so a
- * retry of the same reservation is granted again without counting twice.
+ * The send quota (gateway/README.md, Messaging, "Send quota"): at most `limit` emails per workspace
+ * in any rolling hour, whoever sends (the API or the flow engine). A send reserves its place when
+ * it is queued; the queueing transaction gives it back if it fails. Reservations are named (the
+ * send's id), so a retry of the same reservation is granted again without counting twice.
  *
  * Two implementations pass one contract suite: Redis (exact across any number of instances, on
  * the Redis clock) and memory (all-in-one). There is deliberately no fallback from Redis to

@@ -5,9 +5,9 @@ export const CALL_OUTCOMES = ['connected', 'voicemail', 'no_answer', 'busy', 'wr
 export const CALL_MODES = ['manual', 'dialer'] as const;
 
 /**
- * Call logs: calls placed by hand or by a dialer (activities context; api-spec.md, Call log). A log
- * is a record of something that happened: created, never changed. `duration_seconds` is derived
- * from `started_at`/`ended_at` when both are given.
+ * Call logs: calls placed by hand or by a dialer (activities context; gateway/README.md,
+ * "Activities"). A log is a record of something that happened: created, never changed.
+ * `duration_seconds` is derived from `started_at`/`ended_at` when both are given.
  */
 export const callLogs = defineResource({
   name: 'call_logs',

@@ -4,7 +4,7 @@ export const MEETING_STATUSES = ['scheduled', 'completed', 'canceled', 'no_show'
 export const MEETING_OUTCOMES = ['held', 'rescheduled', 'no_show', 'qualified', 'disqualified'] as const;
 
 /**
- * Meetings: calendar meetings with contacts (activities context; api-spec.md, Meeting).
+ * Meetings: calendar meetings with contacts (activities context; gateway/README.md, "Activities").
  * `scheduled_end` is after `scheduled_start`, on create and after any update.
  */
 export const meetings = defineResource({

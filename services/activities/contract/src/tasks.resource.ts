@@ -1,13 +1,17 @@
 import { baseFields, defineResource } from '@crm/kit';
 
-/** Channels an activity belongs to: a task's `type` and `suggested_action` (DESIGN.md, Enumerations). */
+/**
+ * Channels an activity belongs to: a task's `type` and `suggested_action` (gateway/README.md,
+ * "Enumerations").
+ */
 export const ACTIVITY_CHANNELS = ['email', 'call', 'chat_app', 'professional_network', 'other'] as const;
 export const TASK_STATUSES = ['open', 'completed'] as const;
 
 /**
  * Tasks: operator to-dos, some created by the flow engine for an enrollment (activities context;
- * api-spec.md, Task fields). `status` moves open ⇄ completed, which sets and clears `completed_at`.
- * `flow_enrollment_id` is set only by the flow engine's RPC, so it is read-only here.
+ * gateway/README.md, "Activities"). `status` moves open ⇄ completed, which sets and clears
+ * `completed_at`. `flow_enrollment_id` is set only by the flow engine's RPC, so it is read-only
+ * here.
  */
 export const tasks = defineResource({
   name: 'tasks',

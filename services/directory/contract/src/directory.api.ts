@@ -5,7 +5,7 @@ import { users } from './users.resource';
 
 /**
  * The directory as other services and the gateway reach it: authentication and its own RPCs, and
- * the read-only routes of users and integrations (DESIGN.md, Derived views: where they live).
+ * the read-only routes of users and integrations (gateway/README.md, "Users and integrations").
  */
 export const directoryApi = defineContextApi({
   name: 'directory',

@@ -3,9 +3,10 @@ import { baseFields, defineResource } from '@crm/kit';
 export const INTEGRATION_STATUS_VALUES = ['connected', 'error', 'disconnected'] as const;
 
 /**
- * A workspace's configured integrations (api-spec.md, Integration): read-only over the API (405 on
- * writes). The secret is never a field: it stays encrypted in the directory. `config` holds the
- * non-secret settings (for `smtp`: host, port, secure, username, from_email, from_name, verp).
+ * A workspace's configured integrations (gateway/README.md, "Users and integrations"): read-only
+ * over the API (405 on writes). The secret is never a field: it stays encrypted in the directory.
+ * `config` holds the non-secret settings (for `smtp`: host, port, secure, username, from_email,
+ * from_name, verp).
  */
 export const integrations = defineResource({
   name: 'integrations',

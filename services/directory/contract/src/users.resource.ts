@@ -3,9 +3,9 @@ import { baseFields, defineResource } from '@crm/kit';
 export const USER_ROLE_VALUES = ['owner', 'admin', 'member'] as const;
 
 /**
- * Users of a workspace (api-spec.md, User): read over the API, created by `crm admin` and the
- * settings area. Stored by the directory in MongoDB (or the embedded store), listed with the same
- * query rules and cursors as every Postgres list.
+ * Users of a workspace (gateway/README.md, "Users and integrations"): read over the API, created by
+ * `crm admin` and the settings area. Stored by the directory in MongoDB (or the embedded store),
+ * listed with the same query rules and cursors as every Postgres list.
  */
 export const users = defineResource({
   name: 'users',

@@ -4,8 +4,9 @@ import { enrollmentSteps, enrollments, flowNodes, flowRuns, flows } from './flow
 
 /**
  * The flows context's route table. Flow nodes and flow runs are read-only (405 on writes);
- * enrollments need the `flows` scopes (DESIGN.md); an enrollment is never deleted. The bulk
- * enrollment, the analytics and an enrollment's steps are the context's own RPCs beside them.
+ * enrollments need the `flows` scopes (gateway/README.md, "Authentication and scopes"); an
+ * enrollment is never deleted. The bulk enrollment, the analytics and an enrollment's steps are the
+ * context's own RPCs beside them.
  */
 export const flowsApi = defineContextApi({
   name: 'flows',

@@ -36,9 +36,9 @@ const SCHEDULE_SCHEMA = {
 };
 
 /**
- * Flows (api-spec.md, Flow): a graph of steps (DESIGN.md, Flows and the engine) that enrollments
- * are worked through. Status: draft → active ⇄ paused; any → archived (final; exits active and
- * paused enrollments with flow_archived). Only enrollments of active flows advance.
+ * Flows (gateway/README.md, "Flows"): a graph of steps (services/flows/src/graph/README.md) that
+ * enrollments are worked through. Status: draft → active ⇄ paused; any → archived (final; exits
+ * active and paused enrollments with flow_archived). Only enrollments of active flows advance.
  */
 export const flows = defineResource({
   name: 'flows',
@@ -67,7 +67,10 @@ export const flows = defineResource({
 
 export const NODE_TYPES = ['email', 'wait', 'task', 'call', 'chat_message', 'professional_network', 'branch', 'end'] as const;
 
-/** Flow nodes (api-spec.md, Flow node): a flow's graph, read-only; changed through the flow. */
+/**
+ * Flow nodes (gateway/README.md, Flows, "The graph"): a flow's graph, read-only; changed through the
+ * flow.
+ */
 export const flowNodes = defineResource({
   name: 'flow_nodes',
   singular: 'flow_node',
@@ -114,7 +117,7 @@ const enrollmentFields = {
 } as const;
 
 /**
- * Enrollments (api-spec.md, Enrollment fields; the reference page's list): a contact in a flow.
+ * Enrollments (gateway/README.md, Flows, "Enrolling" and "Enrollment status"): a contact in a flow.
  * Status: active ⇄ paused; active|paused → exited; active → completed or failed; completed, exited
  * and failed are final (409). One active or paused enrollment per contact and flow (409).
  */
@@ -137,7 +140,10 @@ export const enrollments = defineResource({
   },
 });
 
-/** Flow runs (api-spec.md, Flow run): the enrollment rows under the spec's flow_runs filters and sorts. */
+/**
+ * Flow runs (gateway/README.md, Flows, "Flow runs"): the enrollment rows under flow_runs' own
+ * filters and sorts.
+ */
 export const flowRuns = defineResource({
   name: 'flow_runs',
   singular: 'flow_run',

@@ -37,7 +37,7 @@ export const CLAIM_DUE_SQL = `SELECT ${STATE_COLUMNS.map((c) => `e.${c}`).join('
   FOR SHARE OF f SKIP LOCKED -- all workspaces: the engine serves every tenant's due work`;
 
 /**
- * The flow engine (DESIGN.md, Flows and the engine), one per flows replica, any number at once.
+ * The flow engine (services/flows/README.md, "Workers"), one per flows replica, any number at once.
  *
  * Each round claims due enrollments (`status = active`, flow active, `next_run_at <= now`) with
  * `FOR UPDATE OF e SKIP LOCKED` (and the flow `FOR SHARE`, so a graph change waits for the round

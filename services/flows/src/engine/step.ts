@@ -12,11 +12,12 @@ import {
 import { type SendingSchedule, isWithin, nextOpening } from '../schedule/sending-schedule';
 
 /**
- * The step state machine (DESIGN.md, Flows and the engine): what the engine does with one due
- * enrollment, as a pure function of the enrollment, its flow, the time and the answers of the
- * other services. Side effects go through `StepEffects` with the idempotency key
- * `{enrollment_id}:{node_id}:{visit}`, so running a step again after a crash repeats the request
- * and never its effect. The caller commits the returned state with its history rows and events.
+ * The step state machine (services/flows/README.md, "Enroll → engine round → step effects → exit",
+ * steps 4 to 6): what the engine does with one due enrollment, as a pure function of the
+ * enrollment, its flow, the time and the answers of the other services. Side effects go through
+ * `StepEffects` with the idempotency key `{enrollment_id}:{node_id}:{visit}`, so running a step
+ * again after a crash repeats the request and never its effect. The caller commits the returned
+ * state with its history rows and events.
  *
  * A node is *entered* (`enter`) when the enrollment reaches it and *executed* (`execute`) when it
  * falls due: entering a wait schedules its end, entering a branch on an email event opens its

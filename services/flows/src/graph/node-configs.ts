@@ -2,9 +2,9 @@ import { type FieldIssue, type FieldType, isUuid, parseDateTime } from '@crm/kit
 import { type TextRule, checkInteger, checkText, hasOwn, isObject } from './text';
 
 /**
- * Node types and their configs (DESIGN.md §3, "Node configs"). Each config is validated when the
- * flow is saved; the parsed form below is what the engine executes. The rules and their reasons
- * are listed in ./README.md.
+ * Node types and their configs. Each config is validated when the flow is saved; the parsed form
+ * below is what the engine executes. The rules and their reasons are listed in ./README.md, "Node
+ * configs".
  */
 
 export const NODE_TYPES = ['email', 'wait', 'task', 'call', 'chat_message', 'professional_network', 'branch', 'end'] as const;
@@ -134,7 +134,7 @@ export interface ContactFieldDef {
 export type ContactFieldCatalog = Readonly<Record<string, ContactFieldDef>>;
 
 /**
- * The default catalog: the contact's declared fields (DESIGN.md, people's contacts resource) that
+ * The default catalog: the contact's declared fields (gateway/README.md, "Contacts") that
  * make sense in a branch. Timestamps of bookkeeping (`created_at`, `updated_at`) and `id` are left
  * out; the engagement timestamps are in, for `exists` / `gt` tests.
  */

@@ -1,10 +1,10 @@
 import { CrmError, type FieldIssue } from '@crm/kit';
 
 /**
- * A flow's sending schedule (DESIGN.md §3): `{timezone, days, start, end}`. Email and task steps
- * due outside it move to the next opening. Times are wall-clock times in `timezone`, computed
- * with the Intl API (the runtime's tz database), so daylight-saving changes follow the zone.
- * Rules and their reasons: ./README.md.
+ * A flow's sending schedule (gateway/README.md, Flows, "Sending schedule"):
+ * `{timezone, days, start, end}`. Email and task steps due outside it move to the next opening.
+ * Times are wall-clock times in `timezone`, computed with the Intl API (the runtime's tz database),
+ * so daylight-saving changes follow the zone. Rules and their reasons: ./README.md.
  *
  * A window opens on each listed day at `start` and closes at `end` the same day, or, when `end`
  * is earlier than `start`, at `end` the next day (a window crossing midnight belongs to the day it

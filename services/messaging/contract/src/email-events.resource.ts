@@ -4,9 +4,9 @@ export const EMAIL_EVENT_TYPES = ['open', 'click', 'reply', 'bounce', 'unsubscri
 export const BOUNCE_TYPES = ['hard', 'soft'] as const;
 
 /**
- * Email events (api-spec.md, Email event): engagement with a sent email, recorded by the tracking
- * paths, inbound mail and the delivery worker; read-only over the API. Opens and clicks that look
- * automated are kept with `is_bot: true` and counted nowhere.
+ * Email events (gateway/README.md, "Messaging"): engagement with a sent email, recorded by the
+ * tracking paths, inbound mail and the delivery worker; read-only over the API. Opens and clicks
+ * that look automated are kept with `is_bot: true` and counted nowhere.
  */
 export const emailEvents = defineResource({
   name: 'email_events',

@@ -8,10 +8,10 @@ export const MAX_SUBJECT_LENGTH = 998;
 export const MAX_BODY_LENGTH = 262_144;
 
 /**
- * Sent emails (api-spec.md, Sent email): queued by `POST /v1/sent_emails` or a flow's email step,
- * delivered by messaging's worker. `subject`, `body` and `body_text` are Liquid sources on the way
- * in (or come from `template_id`) and are stored rendered, as the contact receives them. Status
- * moves queued → sent | bounced | failed, by the worker and by inbound bounces only.
+ * Sent emails (gateway/README.md, "Messaging"): queued by `POST /v1/sent_emails` or a flow's email
+ * step, delivered by messaging's worker. `subject`, `body` and `body_text` are Liquid sources on
+ * the way in (or come from `template_id`) and are stored rendered, as the contact receives them.
+ * Status moves queued → sent | bounced | failed, by the worker and by inbound bounces only.
  */
 export const sentEmails = defineResource({
   name: 'sent_emails',

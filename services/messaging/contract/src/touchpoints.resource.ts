@@ -6,7 +6,7 @@ export const TOUCHPOINT_STATUSES = ['completed', 'failed'] as const;
 export const TOUCHPOINT_SOURCES = ['manual', 'sent_email', 'email_event', 'inbound_email', 'call_log', 'meeting'] as const;
 
 /**
- * Touchpoints (api-spec.md, Touchpoint): the unified activity log. Logged by hand with
+ * Touchpoints (gateway/README.md, "Messaging"): the unified activity log. Logged by hand with
  * `POST /v1/touchpoints` (chat-app, professional network, calls logged elsewhere; `source:
  * manual`), and written by messaging for every email sent (`sent_email`), reply (`email_event`) and
  * auto-reply (`inbound_email`, naming the send it answered), and for the calls and meetings

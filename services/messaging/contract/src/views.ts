@@ -1,10 +1,10 @@
 import { CrmError, type RawListParams, parseDateTime, textProblem } from '@crm/kit';
 
 /**
- * The read views messaging answers from its engagement ledger (DESIGN.md, Derived views): a
- * contact's timeline and a user's performance. Their query strings are parsed here, by the gateway
- * and again by the service, with the strictness of every list: unknown or repeated parameters and
- * malformed values are 400s that name the parameter.
+ * The read views messaging answers from its engagement ledger (gateway/README.md, "Timeline and
+ * performance"): a contact's timeline and a user's performance. Their query strings are parsed
+ * here, by the gateway and again by the service, with the strictness of every list: unknown or
+ * repeated parameters and malformed values are 400s that name the parameter.
  */
 export const TIMELINE_KINDS = ['sent_email', 'email_event', 'touchpoint', 'call_log', 'meeting', 'task'] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];

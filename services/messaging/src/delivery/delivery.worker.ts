@@ -27,8 +27,8 @@ import { type Transports, smtpFailure } from './transports';
 const toText = compile({ wordwrap: 78 });
 
 /**
- * The delivery worker (DESIGN.md, Messaging: queue): takes due sends from the `deliveries` queue,
- * any number of replicas at once, and hands each to its provider exactly once.
+ * The delivery worker (gateway/README.md, Messaging, "Delivery, once"): takes due sends from the
+ * `deliveries` queue, any number of replicas at once, and hands each to its provider exactly once.
  *
  * 1. Claim and prepare, one statement for a batch: due rows are taken with FOR UPDATE SKIP LOCKED
  *    under a lease token; the lease moves next_attempt_at to its end, so a worker that dies leaves

@@ -6,10 +6,11 @@ import nodemailer from 'nodemailer';
 import type { SenderDirectory, SmtpAccount } from '../sender-directory';
 
 /**
- * Where a built message goes (DESIGN.md, Messaging: providers): the workspace's own SMTP server
- * (its enabled `smtp` integration), else the deployment's `SMTP_URL`, else the `log` provider,
- * which writes the message exactly as it would be sent to `CRM_DATA_DIR/mail/<workspace>/<id>.eml`.
- * SMTP goes through nodemailer's pooled transport, one pool per server, kept while it is used.
+ * Where a built message goes (gateway/README.md, Messaging, "Providers"): the workspace's own SMTP
+ * server (its enabled `smtp` integration), else the deployment's `SMTP_URL`, else the `log`
+ * provider, which writes the message exactly as it would be sent to
+ * `CRM_DATA_DIR/mail/<workspace>/<id>.eml`. SMTP goes through nodemailer's pooled transport, one
+ * pool per server, kept while it is used.
  */
 export interface OutgoingMessage {
   workspaceId: string;

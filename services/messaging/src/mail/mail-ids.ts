@@ -3,7 +3,7 @@
  * `Message-ID` (named by replies in `In-Reply-To`/`References`, and by bounces in their returned
  * headers) and its VERP envelope sender (the address bounces are delivered to). Both embed the
  * sent_email id, so inbound mail can be matched without a lookup table. The formats are contracts
- * (DESIGN.md, Messaging: sending): changing them orphans the replies and bounces of mail already sent.
+ * (./README.md, "mail-ids.ts"): changing them orphans the replies and bounces of mail already sent.
  */
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

@@ -4,7 +4,8 @@ import { isMailDomain, isSentEmailId, messageIdFor, verpAddressFor } from './mai
 import { TRACKING_PATHS } from './tracking';
 
 /**
- * Builds the raw RFC 5322 message of one send, exactly as DESIGN.md (Messaging: sending) fixes it:
+ * Builds the raw RFC 5322 message of one send, exactly as the mail README fixes it (./README.md,
+ * "message-builder.ts"):
  *
  * - `Message-ID: <{sent_email_id}@{MAIL_DOMAIN}>`, which replies and bounces name back;
  * - `multipart/alternative` with the text part first and the HTML part last (the preferred one);

@@ -1,6 +1,6 @@
 import { baseFields, defineResource } from '@crm/kit';
 
-/** Contacts: people records (api-spec.md, Contact). */
+/** Contacts: people records (gateway/README.md, "Contacts"). */
 export const contacts = defineResource({
   name: 'contacts',
   singular: 'contact',

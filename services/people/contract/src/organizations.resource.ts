@@ -1,6 +1,6 @@
 import { baseFields, defineResource } from '@crm/kit';
 
-/** Organizations: the companies contacts belong to (api-spec.md, Organization). Owned by people. */
+/** Organizations: the companies contacts belong to (gateway/README.md, "People"). Owned by people. */
 export const organizations = defineResource({
   name: 'organizations',
   singular: 'organization',

@@ -1,8 +1,8 @@
 import { baseFields, defineResource } from '@crm/kit';
 
 /**
- * Pool memberships: join records between pools and contacts (api-spec.md, Pool membership). Owned by
- * people. Created and deleted, never updated; `added_at` is their time field.
+ * Pool memberships: join records between pools and contacts (gateway/README.md, "People"). Owned
+ * by people. Created and deleted, never updated; `added_at` is their time field.
  */
 export const poolContacts = defineResource({
   name: 'pool_contacts',

@@ -1,6 +1,6 @@
 import { type FieldIssue, CrmError, baseFields, defineResource, isUuid } from '@crm/kit';
 
-/** Pools: static groups of contacts (api-spec.md, Pool). Owned by people. */
+/** Pools: static groups of contacts (gateway/README.md, "People"). Owned by people. */
 export const pools = defineResource({
   name: 'pools',
   singular: 'pool',
@@ -24,7 +24,7 @@ export const pools = defineResource({
   },
 });
 
-/** Contact ids per `POST|DELETE /v1/pools/{id}/members` call (api-spec.md, Limits). */
+/** Contact ids per `POST|DELETE /v1/pools/{id}/members` call (gateway/README.md, "Limits"). */
 export const MAX_POOL_MEMBERS_PER_CALL = 500;
 
 /**
