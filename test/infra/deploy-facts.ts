@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { requireServices } from '@crm/kit/testing';
 import { DEFAULT_PORTS, type ConfigSchema } from '../../packages/kit/src';
 import { SERVICE_COMPONENTS } from '../../packages/cli/src/components';
-import { COMMON, GATEWAY, addressSettings } from '../../packages/cli/src/settings';
+import { COMMON, addressSettings } from '../../packages/cli/src/settings';
+import { GATEWAY_SETTINGS } from '../../gateway/src/settings';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
 
@@ -45,7 +46,7 @@ export { DEFAULT_METRICS_PORT as METRICS_PORT } from '../../packages/kit/src/tel
  * undefined for a planned component the command line does not know yet.
  */
 export function settingsOf(component: string): Set<string> | undefined {
-  if (component === 'gateway') return new Set(Object.keys({ ...COMMON, ...GATEWAY, ...addressSettings(SERVICES_WITH_ADDRESSES) }));
+  if (component === 'gateway') return new Set(Object.keys({ ...COMMON, ...GATEWAY_SETTINGS, ...addressSettings(SERVICES_WITH_ADDRESSES) }));
   const found = SERVICE_COMPONENTS.find((c) => c.name === component);
   if (!found) return undefined;
   const schema: ConfigSchema = { ...COMMON, ...found.settings('component'), ...addressSettings(SERVICES_WITH_ADDRESSES.filter((n) => n !== component)) };

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import {
+  type ConfigOf,
   ConfigError,
   type ConfigSchema,
   DEFAULT_PORTS,
@@ -19,6 +20,7 @@ import {
   setting,
 } from '@crm/kit';
 import type { MetricsListener } from '@crm/kit/telemetry';
+import type { GatewaySettings } from '@crm/gateway';
 import { runAdmin } from './admin';
 import { readAllInOneRecord, writeAllInOneRecord } from './all-in-one-record';
 import { UsageError, parseArgs } from './args';
@@ -26,14 +28,17 @@ import { bootstrapDefaultWorkspace } from './bootstrap';
 import type { ServiceComponent, Stop } from './components/component';
 import { allComponents, loadComponent } from './components/load';
 import { dataDir, openBus, openSql } from './runtime';
-import { COMMON, GATEWAY, type RunMode, type Settings, addressSettings, num, optionalStr, sqlSettings, str } from './settings';
+import { COMMON, type ComponentName, type RunMode, addressSettings, optionalAddressSettings, sqlSettings } from './settings';
 
 /**
  * Every service a component may dial (`<NAME>_ADDR`), from kit's list of well-known ports. Components
  * themselves are loaded one at a time (components/load.ts): a process, and its image, holds only
  * the code it runs, so the names cannot come from loading every one of them.
  */
-const SERVICE_NAMES = (Object.keys(DEFAULT_PORTS) as (keyof typeof DEFAULT_PORTS)[]).filter((n) => n !== 'gateway');
+const SERVICE_NAMES = (Object.keys(DEFAULT_PORTS) as ComponentName[]).filter((n) => n !== 'gateway');
+
+/** The gateway, loaded only by the processes that run it: a service's image holds no gateway. */
+const loadGateway = () => import('@crm/gateway');
 
 /** The usage text, naming the components this installation holds (a service's image holds one). */
 async function usage(): Promise<string> {
@@ -52,48 +57,19 @@ async function usage(): Promise<string> {
   crm admin integration create --workspace <id> --type <type> --name <name> --secret <secret> [--config '<json>']`;
 }
 
-async function startGatewayComponent(settings: Settings, log: Logger | false, serviceAddrs: Record<string, string>) {
+async function startGatewayComponent(settings: GatewaySettings, log: Logger | false, serviceAddrs: Record<string, string>) {
   const { directory, ...contexts } = serviceAddrs;
-  if (num(settings, 'HEADERS_TIMEOUT_MS') > num(settings, 'REQUEST_TIMEOUT_MS')) {
-    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS: the headers are part of the request');
-  }
-  const { startGateway } = await import('@crm/gateway');
-  return startGateway({
-    host: str(settings, 'HOST'),
-    port: num(settings, 'PORT'),
-    directoryAddr: directory!,
-    serviceAddrs: contexts,
-    upstreamDeadlineMs: num(settings, 'UPSTREAM_TIMEOUT_MS'),
-    redisUrl: optionalStr(settings, 'REDIS_URL'),
-    limits: {
-      keyLimit: num(settings, 'RATE_LIMIT_KEY'),
-      keyWindowMs: num(settings, 'RATE_LIMIT_KEY_WINDOW_MS'),
-      workspaceLimit: num(settings, 'RATE_LIMIT_WORKSPACE'),
-      workspaceWindowMs: num(settings, 'RATE_LIMIT_WORKSPACE_WINDOW_MS'),
-    },
-    rateLimitLease: num(settings, 'RATE_LIMIT_LEASE'),
-    clientTimeouts: {
-      headersMs: num(settings, 'HEADERS_TIMEOUT_MS'),
-      requestMs: num(settings, 'REQUEST_TIMEOUT_MS'),
-      keepAliveMs: num(settings, 'KEEP_ALIVE_TIMEOUT_MS'),
-    },
-    logger: log,
-  });
+  const { gatewayConfigFrom, startGateway } = await loadGateway();
+  return startGateway({ ...gatewayConfigFrom(settings), directoryAddr: directory!, serviceAddrs: contexts, logger: log });
 }
 
 /** A variable's value as the user set it (readConfig reads an empty one as unset). */
 const givenEnv = (name: string): string | undefined => process.env[name] || undefined;
 
 /** The gateway's port, with the variable that sets it. */
-function gatewayTarget(settings: Settings): ListenTarget {
-  const port = num(settings, 'PORT');
-  return { variable: 'PORT', value: String(port), isDefault: !givenEnv('PORT'), host: str(settings, 'HOST'), port };
-}
-
-/** The inbound SMTP listener's address, when messaging is told to listen for mail. */
-function inboundSmtpTargets(settings: Settings): ListenTarget[] {
-  const address = optionalStr(settings, 'INBOUND_SMTP_ADDR');
-  return address ? [addressTarget('INBOUND_SMTP_ADDR', address)] : [];
+function gatewayTarget(settings: Pick<GatewaySettings, 'HOST' | 'PORT'>): ListenTarget {
+  const port = settings.PORT;
+  return { variable: 'PORT', value: String(port), isDefault: !givenEnv('PORT'), host: settings.HOST, port };
 }
 
 /**
@@ -158,26 +134,30 @@ function onShutdown(log: Logger, stops: Stop[], timeoutMs: number): void {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
-/** Every variable the components about to start read, checked in one pass. */
-function readSettings(mode: RunMode, components: readonly ServiceComponent[], extra: ConfigSchema): Settings {
-  return readConfig(Object.assign({}, COMMON, extra, ...components.map((c) => c.settings(mode))) as ConfigSchema);
+/**
+ * Every variable the components about to start read, checked in one pass. COMMON and `extra` come
+ * back typed here; each component reads its own share typed by its schema (ServiceComponent).
+ */
+function readSettings<E extends ConfigSchema>(mode: RunMode, components: readonly ServiceComponent[], extra: E): ConfigOf<typeof COMMON & E> {
+  return readConfig<typeof COMMON & E>(Object.assign({}, COMMON, extra, ...components.map((c) => c.settings(mode))));
 }
 
 async function startAllInOne(): Promise<void> {
   const SERVICE_COMPONENTS = await allComponents();
-  const COMPONENT_NAMES = SERVICE_COMPONENTS.map((c) => c.name as keyof typeof DEFAULT_PORTS);
+  const COMPONENT_NAMES = SERVICE_COMPONENTS.map((c) => c.name as ComponentName);
+  const { GATEWAY_SETTINGS } = await loadGateway();
   const read = readSettings('all-in-one', SERVICE_COMPONENTS, {
-    ...GATEWAY,
+    ...GATEWAY_SETTINGS,
     // The services' gRPC ports are internal to the process: free ones unless told otherwise.
-    ...Object.fromEntries(COMPONENT_NAMES.map((n) => [addressEnv(n), setting.optionalAddress()])),
+    ...optionalAddressSettings(COMPONENT_NAMES),
   });
   // Tracking and unsubscribe links point at this process's own gateway unless PUBLIC_URL says otherwise.
-  const host = str(read, 'HOST');
-  const settings: Settings = process.env.PUBLIC_URL
+  const host = read.HOST;
+  const settings = process.env.PUBLIC_URL
     ? read
-    : { ...read, PUBLIC_URL: `http://${host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${num(read, 'PORT')}` };
-  const log = createLogger('crm', str(settings, 'LOG_LEVEL'));
-  const given = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, optionalStr(settings, addressEnv(n))]));
+    : { ...read, PUBLIC_URL: `http://${host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${read.PORT}` };
+  const log = createLogger('crm', settings.LOG_LEVEL);
+  const given = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, settings[addressEnv(n)]]));
   const binds = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, given[n] ?? '127.0.0.1:0']));
   // `crm admin`, another process, finds the directory at its well-known port when that is free, and
   // in the data folder's all-in-one.json whatever port it got.
@@ -185,12 +165,16 @@ async function startAllInOne(): Promise<void> {
   if (!given.directory && !(await probeListen('127.0.0.1', DEFAULT_PORTS.directory))) binds.directory = wellKnownDirectory;
   const targets = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, addressTarget(addressEnv(n), binds[n]!, !given[n])]));
   const metrics = await checkPorts(
-    [gatewayTarget(settings), ...COMPONENT_NAMES.filter((n) => given[n]).map((n) => targets[n]!), ...inboundSmtpTargets(settings)],
+    [
+      gatewayTarget(settings),
+      ...COMPONENT_NAMES.filter((n) => given[n]).map((n) => targets[n]!),
+      ...SERVICE_COMPONENTS.flatMap((c) => c.listens?.(settings) ?? []),
+    ],
     log,
   );
   mkdirSync(dataDir(settings), { recursive: true });
   const stops: Stop[] = [];
-  onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
+  onShutdown(log, stops, settings.SHUTDOWN_TIMEOUT_MS);
   // One bus for every service in the process, unless NATS_URL points at a real one.
   const bus: EventBus = await openBus(settings, log, 'all-in-one');
   stops.push(() => bus.close());
@@ -224,7 +208,7 @@ async function startAllInOne(): Promise<void> {
   });
   stops.push(async () => removeRecord());
   if (!given.directory && addresses.directory !== wellKnownDirectory) {
-    const record = path.join(str(settings, 'CRM_DATA_DIR'), 'all-in-one.json');
+    const record = path.join(settings.CRM_DATA_DIR, 'all-in-one.json');
     log.warn({ address: addresses.directory }, `${wellKnownDirectory} is taken: the directory listens on ${addresses.directory}; \`crm admin\` finds it in ${record}`);
   }
 
@@ -240,12 +224,13 @@ async function startAllInOne(): Promise<void> {
 
 async function startOne(name: string): Promise<void> {
   if (name === 'gateway') {
-    const settings = readSettings('component', [], { ...GATEWAY, ...addressSettings(SERVICE_NAMES) });
-    const log = createLogger('crm-gateway', str(settings, 'LOG_LEVEL'));
+    const { GATEWAY_SETTINGS } = await loadGateway();
+    const settings = readSettings('component', [], { ...GATEWAY_SETTINGS, ...addressSettings(SERVICE_NAMES) });
+    const log = createLogger('crm-gateway', settings.LOG_LEVEL);
     await checkPorts([gatewayTarget(settings)], log);
     const stops: Stop[] = [];
-    onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
-    const addresses = Object.fromEntries(SERVICE_NAMES.map((n) => [n, str(settings, addressEnv(n))]));
+    onShutdown(log, stops, settings.SHUTDOWN_TIMEOUT_MS);
+    const addresses = Object.fromEntries(SERVICE_NAMES.map((n) => [n, settings[addressEnv(n)]]));
     const gateway = await listeningAs(gatewayTarget(settings), () => startGatewayComponent(settings, log, addresses));
     stops.push((drainUntil) => gateway.close(drainUntil - Date.now()));
     log.info({ url: gateway.url }, 'gateway listening');
@@ -253,25 +238,27 @@ async function startOne(name: string): Promise<void> {
   }
   const component = await loadComponent(name);
   if (!component) throw new UsageError(`unknown component "${name}"`);
+  const peers = SERVICE_NAMES.filter((n) => n !== name);
   const settings = readSettings('component', [component], {
     GRPC_ADDR: setting.address(`127.0.0.1:${component.defaultPort}`),
-    ...addressSettings(SERVICE_NAMES.filter((n) => n !== name)),
+    ...addressSettings(peers),
   });
-  const log = createLogger(`crm-${name}`, str(settings, 'LOG_LEVEL'));
-  const grpcTarget = addressTarget('GRPC_ADDR', str(settings, 'GRPC_ADDR'), !givenEnv('GRPC_ADDR'));
-  await checkPorts([grpcTarget, ...inboundSmtpTargets(settings)], log);
+  const log = createLogger(`crm-${name}`, settings.LOG_LEVEL);
+  const grpcTarget = addressTarget('GRPC_ADDR', settings.GRPC_ADDR, !givenEnv('GRPC_ADDR'));
+  await checkPorts([grpcTarget, ...(component.listens?.(settings) ?? [])], log);
   const stops: Stop[] = [];
-  onShutdown(log, stops, num(settings, 'SHUTDOWN_TIMEOUT_MS'));
+  onShutdown(log, stops, settings.SHUTDOWN_TIMEOUT_MS);
+  const peerAddresses: Record<string, string> = Object.fromEntries(peers.map((n) => [n, settings[addressEnv(n)]]));
   const bus = await openBus(settings, log, 'component');
   stops.push(() => bus.close());
   const started = await listeningAs(grpcTarget, () =>
     component.start({
       log,
-      grpcAddr: str(settings, 'GRPC_ADDR'),
+      grpcAddr: settings.GRPC_ADDR,
       bus,
       mode: 'component',
       settings,
-      peerAddress: (peer) => str(settings, addressEnv(peer)),
+      peerAddress: (peer) => peerAddresses[peer]!,
     }),
   );
   stops.push(started.stop);
@@ -285,11 +272,12 @@ async function migrate(names: string[]): Promise<void> {
     chosen.push(component);
   }
   if (!names.length) chosen.push(...(await allComponents()).filter((c) => c.database));
-  // DB_SCHEMA overrides the schema only when migrating one service, as a single component reads it.
+  // DB_SCHEMA is read, and overrides the schema, only when migrating one service, as a single
+  // component reads it.
   const settings = readConfig({ ...COMMON, ...sqlSettings(chosen.length === 1 ? chosen[0]!.name : 'unused', chosen.length === 1 ? 'component' : 'all-in-one'), CURSOR_SECRET: setting.optionalSecret() });
-  const log = createLogger('crm-migrate', str(settings, 'LOG_LEVEL'));
+  const log = createLogger('crm-migrate', settings.LOG_LEVEL);
   for (const component of chosen) {
-    const schema = chosen.length === 1 ? ((settings as Settings).DB_SCHEMA as string) : component.database!.schema;
+    const schema = settings.DB_SCHEMA ?? component.database!.schema;
     const db = await openSql(schema, settings, log);
     try {
       const applied = await runMigrations(db, component.database!.migrations);
@@ -312,7 +300,7 @@ export async function main(argv: string[]): Promise<void> {
         return await migrate(rest);
       case 'openapi': {
         // The description the gateway serves at /openapi.json, without starting anything.
-        const { CONTEXTS, describeApi } = await import('@crm/gateway');
+        const { CONTEXTS, describeApi } = await loadGateway();
         process.stdout.write(`${JSON.stringify(describeApi(CONTEXTS), null, 2)}\n`);
         return;
       }

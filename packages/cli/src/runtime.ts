@@ -11,14 +11,17 @@ import {
   createPgClient,
   createPgliteClient,
 } from '@crm/kit';
-import type { DocumentStore } from '@crm/directory';
-import { type RunMode, type Settings, num, optionalStr, optionalTime, str } from './settings';
+import type { DirectorySettings, DocumentStore } from '@crm/directory';
+import type { CommonSettings, RunMode, SqlSettings } from './settings';
+
+/** The data folder setting, which every backend and generated secret is kept under. */
+type DataDir = Pick<CommonSettings, 'CRM_DATA_DIR'>;
 
 /**
  * Backends chosen from the configuration: the real server when its URL is set, the embedded
  * equivalent (same interface, same contract tests) under `CRM_DATA_DIR` otherwise.
  */
-export const dataDir = (settings: Settings): string => path.resolve(str(settings, 'CRM_DATA_DIR'));
+export const dataDir = (settings: DataDir): string => path.resolve(settings.CRM_DATA_DIR);
 
 export type SecretName = 'CURSOR_SECRET' | 'SECRETS_KEY' | 'KEY_PEPPER';
 
@@ -27,8 +30,8 @@ export type SecretName = 'CURSOR_SECRET' | 'SECRETS_KEY' | 'KEY_PEPPER';
  * All-in-one generates it once and keeps it in `<data dir>/secrets.json` (mode 0600), so a
  * restart keeps cursors, keys and secrets valid.
  */
-export function loadSecret(name: SecretName, settings: Settings, mode: RunMode): string {
-  const given = optionalStr(settings, name);
+export function loadSecret<N extends SecretName>(name: N, settings: DataDir & { readonly [K in N]: string | undefined }, mode: RunMode): string {
+  const given = settings[name];
   if (given) return given;
   if (mode === 'component') throw new ConfigError(`${name} is required: every replica of a component must share it (see infra/README.md)`);
   const dir = dataDir(settings);
@@ -43,17 +46,21 @@ export function loadSecret(name: SecretName, settings: Settings, mode: RunMode):
   return stored[name]!;
 }
 
-export function loadSecretsKey(settings: Settings, mode: RunMode): Buffer {
+export function loadSecretsKey(settings: DataDir & Pick<DirectorySettings, 'SECRETS_KEY'>, mode: RunMode): Buffer {
   const key = Buffer.from(loadSecret('SECRETS_KEY', settings, mode), 'base64');
   if (key.length !== 32) throw new ConfigError('SECRETS_KEY must be the base64 encoding of 32 bytes');
   return key;
 }
 
 /** Postgres at DATABASE_URL in `schema`, else PGlite under the data folder (one per schema). */
-export async function openSql(schema: string, settings: Settings, log: Logger): Promise<SqlClient> {
-  const url = optionalStr(settings, 'DATABASE_URL');
+export async function openSql(
+  schema: string,
+  settings: DataDir & Pick<SqlSettings, 'DATABASE_URL' | 'DB_POOL_SIZE' | 'DB_STATEMENT_TIMEOUT_MS'>,
+  log: Logger,
+): Promise<SqlClient> {
+  const url = settings.DATABASE_URL;
   if (url) {
-    return createPgClient({ url, schema, max: num(settings, 'DB_POOL_SIZE'), statementTimeoutMs: num(settings, 'DB_STATEMENT_TIMEOUT_MS') });
+    return createPgClient({ url, schema, max: settings.DB_POOL_SIZE, statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS });
   }
   const dir = path.join(dataDir(settings), schema);
   mkdirSync(dir, { recursive: true });
@@ -62,18 +69,18 @@ export async function openSql(schema: string, settings: Settings, log: Logger): 
 }
 
 /** NATS JetStream when `NATS_URL` is set; otherwise the in-process bus (all-in-one's default). */
-export async function openBus(settings: Settings, log: Logger, mode: RunMode): Promise<EventBus> {
-  const url = optionalStr(settings, 'NATS_URL');
-  if (url) return createNatsBus({ servers: url, newDurablesFrom: optionalTime(settings, 'NATS_NEW_DURABLES_FROM') });
+export async function openBus(settings: Pick<CommonSettings, 'NATS_URL' | 'NATS_NEW_DURABLES_FROM'>, log: Logger, mode: RunMode): Promise<EventBus> {
+  const url = settings.NATS_URL;
+  if (url) return createNatsBus({ servers: url, newDurablesFrom: settings.NATS_NEW_DURABLES_FROM });
   if (mode === 'component') log.warn('NATS_URL is not set: events stay inside this process (in-process bus)');
   return createMemoryBus();
 }
 
-export async function openDocumentStore(settings: Settings, log: Logger): Promise<DocumentStore> {
+export async function openDocumentStore(settings: DataDir & Pick<DirectorySettings, 'MONGO_URL' | 'MONGO_DB'>, log: Logger): Promise<DocumentStore> {
   // Loaded here, not at the top: only the directory's image holds the directory.
   const { createEmbeddedStore, createMongoStore } = await import('@crm/directory');
-  const url = optionalStr(settings, 'MONGO_URL');
-  if (url) return createMongoStore({ url, dbName: str(settings, 'MONGO_DB') });
+  const url = settings.MONGO_URL;
+  if (url) return createMongoStore({ url, dbName: settings.MONGO_DB });
   const dir = path.join(dataDir(settings), 'directory');
   mkdirSync(dir, { recursive: true });
   log.info({ dir }, 'using the embedded document store');

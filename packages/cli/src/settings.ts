@@ -1,9 +1,12 @@
-import { type ConfigSchema, DEFAULT_LEASE_MAX, DEFAULT_LIMITS, DEFAULT_PORTS, addressEnv, setting } from '@crm/kit';
+import { type AddressEnv, type ConfigOf, type ConfigSchema, DEFAULT_PORTS, type Setting, addressEnv, setting } from '@crm/kit';
 
 /**
- * The environment each process reads, as schemas (kit/config). `crm start` merges the schemas of
- * everything it is about to start and reads them once, so a deployment's every missing or
- * malformed variable is reported in one error before anything starts.
+ * The environment the `crm` command itself reads, as schemas (kit/config): what every process
+ * reads, the databases it opens for the services and where the components are reached. Each
+ * component's own schema lives beside it (the gateway's in gateway/src/settings.ts, a service's in
+ * its package). `crm start` merges the schemas of everything it is about to start and reads them
+ * once, so a deployment's every missing or malformed variable is reported in one error before
+ * anything starts.
  */
 export type RunMode = 'all-in-one' | 'component';
 
@@ -37,42 +40,21 @@ export const sqlSettings = (name: string, mode: RunMode) =>
     CURSOR_SECRET: secretSetting(mode),
   }) satisfies ConfigSchema;
 
-export const directorySettings = (mode: RunMode) =>
-  ({
-    MONGO_URL: setting.optionalUrl('mongodb', 'mongodb+srv'),
-    MONGO_DB: setting.string('crm'),
-    SECRETS_KEY: secretSetting(mode),
-    KEY_PEPPER: secretSetting(mode),
-    CURSOR_SECRET: secretSetting(mode),
-  }) satisfies ConfigSchema;
+/** A component, by the name its address variable and its well-known port go by. */
+export type ComponentName = keyof typeof DEFAULT_PORTS;
+
+/** One `<NAME>_ADDR` per component named. */
+type AddressSchema<N extends ComponentName, T> = { readonly [K in N as AddressEnv<K>]: Setting<T> };
+
+const addressSchema = <N extends ComponentName, T>(names: readonly N[], kind: (name: N) => Setting<T>) =>
+  Object.fromEntries(names.map((name) => [addressEnv(name), kind(name)])) as AddressSchema<N, T>;
 
 /** Where each component is reached (`<NAME>_ADDR`), default its well-known loopback port. */
-export const addressSettings = (names: readonly (keyof typeof DEFAULT_PORTS)[]): ConfigSchema =>
-  Object.fromEntries(names.map((name) => [addressEnv(name), setting.address(`127.0.0.1:${DEFAULT_PORTS[name]}`)]));
+export const addressSettings = <N extends ComponentName>(names: readonly N[]) =>
+  addressSchema(names, (name) => setting.address(`127.0.0.1:${DEFAULT_PORTS[name]}`));
 
-export const GATEWAY = {
-  HOST: setting.string('127.0.0.1'),
-  PORT: setting.port(DEFAULT_PORTS.gateway),
-  UPSTREAM_TIMEOUT_MS: setting.int(5_000, 1, 600_000),
-  // Slow clients (gateway/README.md): a request's headers, and the whole request, must arrive
-  // within these; an idle keep-alive connection is closed after the last.
-  HEADERS_TIMEOUT_MS: setting.int(10_000, 1_000, 600_000),
-  REQUEST_TIMEOUT_MS: setting.int(30_000, 1_000, 3_600_000),
-  KEEP_ALIVE_TIMEOUT_MS: setting.int(5_000, 1_000, 600_000),
-  REDIS_URL: setting.optionalUrl('redis', 'rediss'),
-  RATE_LIMIT_KEY: setting.int(DEFAULT_LIMITS.keyLimit, 1),
-  RATE_LIMIT_KEY_WINDOW_MS: setting.int(DEFAULT_LIMITS.keyWindowMs, 1),
-  RATE_LIMIT_WORKSPACE: setting.int(DEFAULT_LIMITS.workspaceLimit, 1),
-  RATE_LIMIT_WORKSPACE_WINDOW_MS: setting.int(DEFAULT_LIMITS.workspaceWindowMs, 1),
-  // Most admissions a gateway takes from Redis in one call while both windows are under half full
-  // (gateway/README.md, "Rate limits"); 1 asks Redis for every request.
-  RATE_LIMIT_LEASE: setting.int(DEFAULT_LEASE_MAX, 1, 1_000),
-} as const satisfies ConfigSchema;
+/** All-in-one binds each service where its `<NAME>_ADDR` says, or on a free port when it is unset. */
+export const optionalAddressSettings = <N extends ComponentName>(names: readonly N[]) => addressSchema(names, () => setting.optionalAddress());
 
-/** One component's view of the process's configuration: every variable read, by name. */
-export type Settings = Readonly<Record<string, unknown>>;
-
-export const str = (settings: Settings, name: string): string => settings[name] as string;
-export const optionalStr = (settings: Settings, name: string): string | undefined => settings[name] as string | undefined;
-export const num = (settings: Settings, name: string): number => settings[name] as number;
-export const optionalTime = (settings: Settings, name: string): Date | undefined => settings[name] as Date | undefined;
+export type CommonSettings = ConfigOf<typeof COMMON>;
+export type SqlSettings = ConfigOf<ReturnType<typeof sqlSettings>>;

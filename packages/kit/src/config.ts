@@ -17,7 +17,8 @@ export interface Setting<T> {
 }
 
 export type ConfigSchema = Readonly<Record<string, Setting<unknown>>>;
-export type ConfigOf<S extends ConfigSchema> = { readonly [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+// NonNullable: a variable a schema declares only in some modes (an optional key) reads as T | undefined.
+export type ConfigOf<S extends ConfigSchema> = { readonly [K in keyof S]: NonNullable<S[K]> extends Setting<infer T> ? T : never };
 
 const ok = <T>(value: T) => ({ value });
 const problem = (text: string) => ({ problem: text });
@@ -134,4 +135,5 @@ export const DEFAULT_PORTS = {
 } as const;
 
 /** `<NAME>_ADDR`: where a component is reached. */
-export const addressEnv = (name: string): string => `${name.toUpperCase()}_ADDR`;
+export type AddressEnv<N extends string> = `${Uppercase<N>}_ADDR`;
+export const addressEnv = <N extends string>(name: N): AddressEnv<N> => `${name.toUpperCase() as Uppercase<N>}_ADDR`;

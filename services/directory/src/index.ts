@@ -41,3 +41,4 @@ export { createMongoStore, type MongoStoreOptions } from './store/mongo-store';
 
 export { directoryGrpcBinding } from './directory.grpc';
 export { startDirectory, type DirectoryRuntime, type RunningDirectory } from './main';
+export { directorySettings, type DirectorySettings } from './settings';

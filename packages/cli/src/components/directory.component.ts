@@ -1,13 +1,14 @@
 import { DEFAULT_PORTS } from '@crm/kit';
-import { startDirectory } from '@crm/directory';
+import { type DirectorySettings, directorySettings, startDirectory } from '@crm/directory';
 import { loadSecret, loadSecretsKey, openDocumentStore } from '../runtime';
-import { directorySettings } from '../settings';
+import type { CommonSettings } from '../settings';
 import type { ServiceComponent } from './component';
 
-export const directoryComponent: ServiceComponent = {
+export const directoryComponent: ServiceComponent<CommonSettings & DirectorySettings> = {
   name: 'directory',
   defaultPort: DEFAULT_PORTS.directory,
-  settings: directorySettings,
+  // A component's replicas share the secrets; all-in-one generates any left unset (runtime.ts).
+  settings: (mode) => directorySettings(mode === 'component' ? 'required' : 'optional'),
   async start({ log, grpcAddr, mode, settings }) {
     const secretsKey = loadSecretsKey(settings, mode);
     const keyPepper = loadSecret('KEY_PEPPER', settings, mode);

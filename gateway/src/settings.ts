@@ -1,0 +1,58 @@
+import { type ConfigOf, ConfigError, type ConfigSchema, DEFAULT_LEASE_MAX, DEFAULT_LIMITS, DEFAULT_PORTS, setting } from '@crm/kit';
+import type { GatewayConfig } from './server';
+
+/**
+ * The variables the gateway reads; their names are contracts (the root README.md, "Running
+ * distributed"). The `crm` command reads them with the rest of the process's configuration.
+ */
+export const GATEWAY_SETTINGS = {
+  HOST: setting.string('127.0.0.1'),
+  PORT: setting.port(DEFAULT_PORTS.gateway),
+  UPSTREAM_TIMEOUT_MS: setting.int(5_000, 1, 600_000),
+  // Slow clients (gateway/README.md): a request's headers, and the whole request, must arrive
+  // within these; an idle keep-alive connection is closed after the last.
+  HEADERS_TIMEOUT_MS: setting.int(10_000, 1_000, 600_000),
+  REQUEST_TIMEOUT_MS: setting.int(30_000, 1_000, 3_600_000),
+  KEEP_ALIVE_TIMEOUT_MS: setting.int(5_000, 1_000, 600_000),
+  REDIS_URL: setting.optionalUrl('redis', 'rediss'),
+  RATE_LIMIT_KEY: setting.int(DEFAULT_LIMITS.keyLimit, 1),
+  RATE_LIMIT_KEY_WINDOW_MS: setting.int(DEFAULT_LIMITS.keyWindowMs, 1),
+  RATE_LIMIT_WORKSPACE: setting.int(DEFAULT_LIMITS.workspaceLimit, 1),
+  RATE_LIMIT_WORKSPACE_WINDOW_MS: setting.int(DEFAULT_LIMITS.workspaceWindowMs, 1),
+  // Most admissions a gateway takes from Redis in one call while both windows are under half full
+  // (gateway/README.md, "Rate limits"); 1 asks Redis for every request.
+  RATE_LIMIT_LEASE: setting.int(DEFAULT_LEASE_MAX, 1, 1_000),
+} as const satisfies ConfigSchema;
+
+export type GatewaySettings = ConfigOf<typeof GATEWAY_SETTINGS>;
+
+/**
+ * The gateway's part of its start configuration, from its settings; the host adds where the
+ * services are and the logger. Throws a ConfigError for settings that are each valid but do not
+ * agree with each other.
+ */
+export function gatewayConfigFrom(
+  settings: GatewaySettings,
+): Omit<GatewayConfig, 'directoryAddr' | 'serviceAddrs' | 'logger' | 'authCache'> {
+  if (settings.HEADERS_TIMEOUT_MS > settings.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS: the headers are part of the request');
+  }
+  return {
+    host: settings.HOST,
+    port: settings.PORT,
+    upstreamDeadlineMs: settings.UPSTREAM_TIMEOUT_MS,
+    redisUrl: settings.REDIS_URL,
+    limits: {
+      keyLimit: settings.RATE_LIMIT_KEY,
+      keyWindowMs: settings.RATE_LIMIT_KEY_WINDOW_MS,
+      workspaceLimit: settings.RATE_LIMIT_WORKSPACE,
+      workspaceWindowMs: settings.RATE_LIMIT_WORKSPACE_WINDOW_MS,
+    },
+    rateLimitLease: settings.RATE_LIMIT_LEASE,
+    clientTimeouts: {
+      headersMs: settings.HEADERS_TIMEOUT_MS,
+      requestMs: settings.REQUEST_TIMEOUT_MS,
+      keepAliveMs: settings.KEEP_ALIVE_TIMEOUT_MS,
+    },
+  };
+}
