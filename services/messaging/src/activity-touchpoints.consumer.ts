@@ -1,6 +1,6 @@
 import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, isEventOf, isUuid, parseDateTime, writeOutbox } from '@crm/kit';
 import { ActivitiesEvents } from '@crm/proto';
-import { recordTouchpoint } from './records';
+import { recordTouchpoint } from './send-lifecycle.store';
 
 /**
  * Touchpoints of what activities records (services/messaging/README.md, "Events"): a call logged

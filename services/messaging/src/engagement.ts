@@ -2,7 +2,7 @@ import { type Clock, type CrmEvent, type SqlClient, createGroupCommit, writeOutb
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
 import { type TrackingTokens, detectBot } from './mail';
 import { uncountBotEvents } from './ledger';
-import { type EngagementInput, type SendRow, findSend, findSends, recordEmailEvent, recordEmailEvents, sendLockOrder, suppress } from './records';
+import { type EngagementInput, type SendRow, findSend, findSends, recordEmailEvent, recordEmailEvents, sendLockOrder, suppress } from './send-lifecycle.store';
 
 /**
  * What the gateway's public tracking paths record (gateway/README.md, Messaging, "Tracking and

@@ -4,7 +4,7 @@ import { peopleApi } from '@crm/people-contract';
 import type { Redis } from 'ioredis';
 import { activityLedgerDurableFor, createActivityLedger, subscribeActivityLedger } from './activity-ledger.consumer';
 import { activityTouchpointsDurableFor, createActivityTouchpoints, subscribeActivityTouchpoints } from './activity-touchpoints.consumer';
-import { inboundSmtpWorker } from './inbound-smtp';
+import { inboundSmtpWorker } from './inbound/inbound-smtp.worker';
 import { messagingGrpcBinding } from './messaging.grpc';
 import { type MessagingService, createMessagingService } from './messaging.service';
 import { migrations } from './migrations';

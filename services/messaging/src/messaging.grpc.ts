@@ -15,7 +15,8 @@ import { messagingApi, parsePerformanceQuery, parseTimelineQuery, sentEmails } f
 import { MAX_OPENS_PER_BATCH } from './engagement';
 import { TemplateError } from './mail';
 import type { MessagingService } from './messaging.service';
-import type { KeyedSend, QueueOptions } from './sends';
+import type { QueueOptions } from './sending/prepare-send';
+import type { KeyedSend } from './sending/queue-batch';
 
 const optional = (value: string | null | undefined) => (value ? value : undefined);
 

@@ -5,7 +5,7 @@ import { MessagingEvents } from '@crm/proto';
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
-import { inboundSmtpWorker } from './inbound-smtp';
+import { inboundSmtpWorker } from './inbound/inbound-smtp.worker';
 import { createTrackingTokens } from './mail';
 import { type MessagingHarness, openMessaging } from './testing/harness';
 

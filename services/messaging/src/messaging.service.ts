@@ -32,12 +32,12 @@ import { type DirectoryServiceDefinition, MessagingEvents, type PeopleServiceDef
 import { createDeliveryWorker, type DeliveryWorker } from './delivery/delivery.worker';
 import { createTransports, type Transports } from './delivery/transports';
 import { type Engagement, createEngagement } from './engagement';
-import { type Inbound, createInbound } from './inbound';
+import { type Inbound, createInbound } from './inbound/ingest';
 import { type TemplateRenderer, TemplateError, type TrackingTokens, createTemplateRenderer, createTrackingTokens } from './mail';
 import { type Performance, type TimelineItem, readPerformance, readTimeline, recordLedger } from './ledger';
-import { findSend, markFailed, touchpointEntry } from './records';
+import { findSend, markFailed, touchpointEntry } from './send-lifecycle.store';
 import { type SenderDirectory, createSenderDirectory } from './sender-directory';
-import { type Sends, createSends } from './sends';
+import { type Sends, createSends } from './sending/queue-send';
 
 export interface MessagingSettings {
   /** The gateway's public origin: tracking, click and unsubscribe links point there. */

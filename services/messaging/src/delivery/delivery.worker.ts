@@ -18,8 +18,8 @@ import {
   withStoredTrace,
   writeOutbox,
 } from '@crm/kit';
-import { buildMessage, insertOpenPixel, rewriteLinks, type TrackingTokens, trackingUrl } from '../mail';
-import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, markSentAll, sendLockOrder, sendRow, suppressionColumn } from '../records';
+import { buildMessage, insertOpenPixel, rewriteLinks, smtpRefusal, type TrackingTokens, trackingUrl } from '../mail';
+import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, markSentAll, sendLockOrder, sendRow, suppressionColumn } from '../send-lifecycle.store';
 import { type Transports, smtpFailure } from './transports';
 
 /** The text part of a send that has none of its own, from its HTML. Compiled once: html-to-text's
@@ -337,12 +337,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       }
       const failure = smtpFailure(error);
       log.warn({ sentEmailId: send.id, code: failure.code, command: failure.command, error: failure.message }, 'delivery attempt failed');
-      if (failure.permanent) {
-        // Refused at RCPT TO: the address does not take mail (hard). Refused later: the message
-        // or the sender was refused, not the address (soft, no suppression).
-        const hard = /RCPT/i.test(failure.command ?? '');
-        const statusCode = /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(failure.message)?.[1] ?? String(failure.code);
-        await commit((tx) => markBounced(tx, send, { type: hard ? 'hard' : 'soft', statusCode, detail: failure.message, occurredAt: clock.now() }));
+      // Hard at RCPT TO, soft later, a retry on 4xx: the one rule in mail/bounce-severity.ts.
+      const { verdict, statusCode } = smtpRefusal({ code: failure.code, command: failure.command, text: failure.message });
+      if (verdict !== 'retry') {
+        await commit((tx) => markBounced(tx, send, { type: verdict, statusCode, detail: failure.message, occurredAt: clock.now() }));
         return { provider: transport.provider, outcome: 'bounced' };
       }
       return { provider: transport.provider, outcome: await retryOrFail(send, failure.message) };

@@ -39,9 +39,8 @@ export interface Transports {
   close(): void;
 }
 
-/** An SMTP failure as the worker judges it: refused for good (5xx) or worth another try. */
+/** An SMTP failure as nodemailer reports it; `mail/bounce-severity.ts` `smtpRefusal` judges it. */
 export interface SmtpFailure {
-  permanent: boolean;
   /** The SMTP reply code, when the server answered. */
   code?: number;
   /** The command it answered: `RCPT TO` means the recipient was refused. */
@@ -53,7 +52,7 @@ export function smtpFailure(error: unknown): SmtpFailure {
   const e = error as { responseCode?: number; command?: string; response?: string; message?: string; code?: string };
   const code = typeof e?.responseCode === 'number' ? e.responseCode : undefined;
   const text = (e?.response ?? e?.message ?? String(error)).replace(/\s+/g, ' ').trim().slice(0, 500);
-  return { permanent: code !== undefined && code >= 500 && code < 600, code, command: e?.command, message: text };
+  return { code, command: e?.command, message: text };
 }
 
 /**

@@ -54,24 +54,23 @@ export {
   type RecentClick,
 } from './bot-detection';
 export {
-  createInboundParser,
-  DEFAULT_INBOUND_MAX_BYTES,
-  InboundError,
-  stripQuoted,
-  type BounceSeverity,
+  deliveryReport,
+  type DeliveryReport,
   type DsnRecipient,
-  type InboundAddress,
-  type InboundContext,
-  type InboundErrorCode,
-  type InboundKind,
-  type InboundMail,
-  type InboundParser,
-  type InboundParserOptions,
-} from './inbound-parser';
+} from './delivery-status';
+export {
+  dsnSeverity,
+  enhancedStatusIn,
+  isPermanentReply,
+  smtpRefusal,
+  type BounceSeverity,
+  type SmtpRefusal,
+} from './bounce-severity';
 export {
   isMailDomain,
   isSentEmailId,
   messageIdFor,
+  messageIdsIn,
   sentEmailIdFromMessageId,
   sentEmailIdFromVerp,
   VERP_PREFIX,

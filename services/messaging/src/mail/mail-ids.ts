@@ -51,3 +51,8 @@ export function sentEmailIdFromVerp(address: string, mailDomain: string): string
   const id = local.slice(VERP_PREFIX.length);
   return UUID_ONLY.test(id) ? id.toLowerCase() : undefined;
 }
+
+/** The Message-IDs (`<local@domain>`) a header value names, in order. */
+export function messageIdsIn(value: string): string[] {
+  return [...value.matchAll(/<[^<>\s]+@[^<>\s]+>/g)].map((m) => m[0]);
+}

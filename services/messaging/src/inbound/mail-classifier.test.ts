@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { createInboundParser, InboundError, stripQuoted, type InboundMail } from './inbound-parser';
+import { createMailClassifier, InboundError, stripQuoted, type InboundMail } from './mail-classifier';
 
-const parser = createInboundParser({ mailDomain: 'mail.example.com' });
+const parser = createMailClassifier({ mailDomain: 'mail.example.com' });
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name));
 const parse = (name: string, envelopeRecipients?: string[]) => parser.parse(fixture(name), envelopeRecipients ? { envelopeRecipients } : {});
 const id = (suffix: string) => `0195a3c2-7b1e-7d4a-9f3b-2c8e5a1d4f${suffix}`;
@@ -211,9 +211,9 @@ describe('inbound parser: everything else', () => {
   });
 
   it('refuses input over the size limit before parsing it', async () => {
-    const small = createInboundParser({ mailDomain: 'mail.example.com', maxBytes: 1024 });
+    const small = createMailClassifier({ mailDomain: 'mail.example.com', maxBytes: 1024 });
     expect(await refusal(small.parse(fixture('gmail-bounce-5.1.1.eml')))).toMatchObject({ code: 'too_large' });
-    expect(() => createInboundParser({ mailDomain: 'not a domain' })).toThrow(InboundError);
+    expect(() => createMailClassifier({ mailDomain: 'not a domain' })).toThrow(InboundError);
   });
 
   it('classifies or refuses with a typed error, whatever the bytes', async () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, addCount, writeOutbox } from '@crm/kit';
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
-import { InboundError, type InboundMail, createInboundParser } from './mail';
-import { type SendRow, findSend, markBounced, recordEmailEvent, recordTouchpoint } from './records';
+import { InboundError, type InboundMail, createMailClassifier } from './mail-classifier';
+import { type SendRow, findSend, markBounced, recordEmailEvent, recordTouchpoint } from '../send-lifecycle.store';
 
 /**
  * Inbound mail (gateway/README.md, Messaging, "Inbound mail"), one handler behind the SMTP listener
@@ -26,7 +26,7 @@ export interface Inbound {
 
 export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: Clock; log: Logger; afterCommit: () => void; maxBytes?: number }): Inbound {
   const { db, log } = deps;
-  const parser = createInboundParser({ mailDomain: deps.mailDomain, ...(deps.maxBytes ? { maxBytes: deps.maxBytes } : {}) });
+  const parser = createMailClassifier({ mailDomain: deps.mailDomain, ...(deps.maxBytes ? { maxBytes: deps.maxBytes } : {}) });
 
   /** The first of the candidate ids that names a send. */
   async function sendOf(ids: readonly string[]): Promise<SendRow | undefined> {

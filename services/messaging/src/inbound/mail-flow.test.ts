@@ -1,8 +1,8 @@
 import { simpleParser } from 'mailparser';
-import { createInboundParser } from './inbound-parser';
-import { buildMessage } from './message-builder';
-import { createTemplateRenderer } from './template-renderer';
-import { createTrackingTokens, insertOpenPixel, rewriteLinks, trackingUrl } from './tracking';
+import { createMailClassifier } from './mail-classifier';
+import { buildMessage } from '../mail/message-builder';
+import { createTemplateRenderer } from '../mail/template-renderer';
+import { createTrackingTokens, insertOpenPixel, rewriteLinks, trackingUrl } from '../mail/tracking';
 
 // The modules as the service chains them for one send, and what comes back.
 describe('one send through the mail core', () => {
@@ -43,7 +43,7 @@ describe('one send through the mail core', () => {
     expect(tokens.verify('open', open)).toEqual({ kind: 'open', sentEmailId });
     expect(sent.text).toBe('Hi Bob <3, see pricing [https://example.com/pricing?a=1&b=2].');
 
-    const inbound = createInboundParser({ mailDomain });
+    const inbound = createMailClassifier({ mailDomain });
     const reply = [
       'From: Bob <bob@example.org>',
       'To: Ann Owner <ann@sender.example>',

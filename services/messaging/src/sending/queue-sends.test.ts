@@ -2,9 +2,9 @@ import { type ServiceClient, createServiceClient, errorFromPayload, newId, reque
 import { expectEventually, sqlBackends } from '@crm/kit/testing';
 import { MessagingEvents, type MessagingServiceDefinition, type QueueSendItem, type QueueSendRequest, loadMessaging } from '@crm/proto';
 import fc from 'fast-check';
-import { useTestTracing } from '../../../packages/kit/src/events/event-bus.contract';
-import { startSmtpSink } from '../../../test/support/smtp-sink';
-import { type MessagingHarness, openMessaging } from './testing/harness';
+import { useTestTracing } from '../../../../packages/kit/src/events/event-bus.contract';
+import { startSmtpSink } from '../../../../test/support/smtp-sink';
+import { type MessagingHarness, openMessaging } from '../testing/harness';
 
 jest.setTimeout(120_000);
 

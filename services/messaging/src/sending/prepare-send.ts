@@ -1,8 +1,6 @@
 import {
   type ApiRecord,
-  type BatchIdempotencyKey,
   CrmError,
-  type CrmEvent,
   type FieldValue,
   type Logger,
   type ResourceStore,
@@ -14,40 +12,27 @@ import {
   type WriteContext,
   captureTraceContext,
   checkReferences,
-  claimIdempotencyKeys,
   countRefusal,
-  existingIdempotencyKeys,
-  idempotencyPair,
   isUuid,
-  mapLimit,
   messageToRecord,
   newId,
-  pgErrorOf,
-  recordIdempotentAnswers,
-  storedIdempotencyKey,
-  translateDbError,
   validateWrite,
-  withIdempotencyKey,
-  withStoredTrace,
-  writeOutbox,
 } from '@crm/kit';
 import { userReference } from '@crm/directory-contract';
 import { MessagingError, MessagingErrorCode, sentEmails } from '@crm/messaging-contract';
 import { contacts } from '@crm/people-contract';
 import type { DirectoryServiceDefinition, PeopleServiceDefinition } from '@crm/proto';
-import { type TemplateRenderer, TemplateError, messageIdFor } from './mail';
-import type { SenderDirectory } from './sender-directory';
+import { type TemplateRenderer, TemplateError, messageIdFor } from '../mail';
+import type { SenderDirectory } from '../sender-directory';
 
 /**
- * Queueing a send (services/messaging/README.md, "Send → deliver → track", steps 1 to 4):
- * `POST /v1/sent_emails` and the flow engine's QueueSend and QueueSends all come here. The contact,
- * its address, the suppression list, the template and the sender are checked; the Liquid sources
- * are rendered in the renderer's worker threads (a template over the limits fails this send, 422,
- * and nothing else); the send's place in the workspace's hourly quota is reserved (named by the
- * send's id, so a retry does not take a second place) and given back if queueing fails; then the
- * send and its delivery row commit together with the `sent_email.queued` event, and the delivery
- * worker is woken. A batch does the same for each of its sends, with the reads and the writes
- * shared (`queueMany`).
+ * What a send goes through before it is written, one send or a batch alike
+ * (services/messaging/README.md, "Send → deliver → track", steps 2 and 3): the contact, its address,
+ * the suppression list, the template and the sender are checked; the Liquid sources are rendered in
+ * the renderer's worker threads (a template over the limits fails this send, 422, and nothing
+ * else); the send's place in the workspace's hourly quota is reserved (named by the send's id, so a
+ * retry does not take a second place) and given back if queueing fails. Writing it is
+ * `queue-send.ts`'s (one send) or `queue-batch.ts`'s (QueueSends).
  *
  * Rendering happens here rather than at delivery, so the stored subject and body are what the
  * contact receives and what lists and searches show; the delivery worker only builds the MIME
@@ -66,32 +51,6 @@ export interface QueueOptions {
   replyToSentEmailId?: string;
   /** The trace its delivery joins, when it is not the active one (an item of a batch). */
   trace?: Record<string, string>;
-}
-
-/** One send of a batch, with the idempotency key and fingerprint its own QueueSend call would carry. */
-export interface KeyedSend {
-  ctx: WriteContext;
-  body: unknown;
-  options: QueueOptions;
-  key: string;
-  fingerprint: string;
-  /** The calling service: the key is stored as `<origin> <key>`. */
-  origin?: string;
-}
-
-/** What one send of a batch came to: the send (queued now or by an earlier attempt), or its own failure. */
-export type QueueOutcome = { ok: true; record: ApiRecord } | { ok: false; error: unknown };
-
-export interface Sends {
-  /** Queues a send from a create body (the API's shape). */
-  queue(ctx: WriteContext, body: unknown, options?: QueueOptions): Promise<ApiRecord>;
-  /**
-   * Queues many sends, each under its own idempotency key, with the answers `queue` gives each
-   * under that key: the new ones in one transaction (the checks read in a few statements for all
-   * of them), the ones an earlier attempt keyed one by one (they replay, or are refused as a reused
-   * key). One send's failure is its own.
-   */
-  queueMany(sends: readonly KeyedSend[]): Promise<QueueOutcome[]>;
 }
 
 export interface SendsDeps {
@@ -125,7 +84,7 @@ interface Thread {
  * What queueing reads besides its body, answered from what was read for all the sends of a call at
  * once (one send, or a batch). `undefined`: there is no such record.
  */
-interface Lookups {
+export interface Lookups {
   contact(workspaceId: string, contactId: string): Promise<ApiRecord | undefined>;
   suppression(workspaceId: string, email: string): Promise<string | undefined>;
   thread(workspaceId: string, sentEmailId: string): Promise<Thread | undefined>;
@@ -144,7 +103,7 @@ const CONTACTS_PER_CALL = 1_000;
 const ONE_BY_ONE_CONCURRENCY = 8;
 
 /** The lookups of a call's sends: their contacts (one GetContacts per workspace), threads and suppressions, each read once for all. */
-async function lookupsFor(deps: SendsDeps, sends: readonly Pick<KeyedSend, 'ctx' | 'body' | 'options'>[]): Promise<Lookups> {
+export async function lookupsFor(deps: SendsDeps, sends: readonly { ctx: WriteContext; body: unknown; options: QueueOptions }[]): Promise<Lookups> {
   const pair = (workspaceId: string, id: string) => `${workspaceId} ${id.toLowerCase()}`;
   const contactIds = new Map<string, Set<string>>();
   const replies: { workspaceId: string; id: string }[] = [];
@@ -209,7 +168,7 @@ async function lookupsFor(deps: SendsDeps, sends: readonly Pick<KeyedSend, 'ctx'
 }
 
 /** A send checked, rendered and named, ready to be written: its row's fields and its delivery's. */
-interface Prepared {
+export interface Prepared {
   id: string;
   ctx: WriteContext;
   body: unknown;
@@ -220,7 +179,7 @@ interface Prepared {
 }
 
 /** The delivery rows of written sends, in one statement. */
-async function insertDeliveries(tx: SqlQueryable, sends: readonly Prepared[]): Promise<void> {
+export async function insertDeliveries(tx: SqlQueryable, sends: readonly Prepared[]): Promise<void> {
   if (!sends.length) return;
   await tx.query(
     // The trace that queued each: its delivery, however much later, joins that trace.
@@ -237,8 +196,17 @@ async function insertDeliveries(tx: SqlQueryable, sends: readonly Prepared[]): P
   );
 }
 
-export function createSends(deps: SendsDeps): Sends {
-  const { store, quota, renderer, senders, log } = deps;
+export interface SendPreparation {
+  /** Checks and renders one send (422 naming the field for what is wrong with it). */
+  prepare(ctx: WriteContext, body: unknown, options: QueueOptions, lookups: Lookups, templates?: Map<string, Promise<ApiRecord>>): Promise<Prepared>;
+  /** Takes the send's place in the hourly quota, or refuses it (429, or 503 when the quota cannot be read). */
+  reserve(send: Prepared): Promise<void>;
+  /** Gives the send's place back (its write failed or replayed an earlier one). */
+  release(send: Prepared): Promise<unknown>;
+}
+
+export function createSendPreparation(deps: SendsDeps): SendPreparation {
+  const { quota, renderer, senders, log } = deps;
 
   async function templateOf(ctx: WriteContext, templateId: string): Promise<ApiRecord> {
     try {
@@ -370,136 +338,5 @@ export function createSends(deps: SendsDeps): Sends {
 
   const release = (send: Prepared) => quota.release(send.ctx.workspaceId, send.id).catch(() => undefined);
 
-  async function queue(ctx: WriteContext, body: unknown, options: QueueOptions = {}): Promise<ApiRecord> {
-    const send = await prepare(ctx, body, options, await lookupsFor(deps, [{ ctx, body, options }]));
-    await reserve(send);
-    let created: ApiRecord;
-    try {
-      created = await store.create(ctx, body, { id: send.id, systemFields: send.system, inTransaction: (tx) => insertDeliveries(tx, [send]) });
-    } catch (error) {
-      await release(send);
-      throw error;
-    }
-    // A repeat of an earlier request (its Idempotency-Key) answers the send it queued: the place
-    // reserved for this attempt's id goes back.
-    if (created.id !== send.id) await release(send);
-    else deps.wake();
-    return created;
-  }
-
-  /**
-   * The batch's new sends in one transaction: their keys claimed, rows, delivery rows, answers and
-   * events. A key another request claimed meanwhile is `lost`: that send goes the one-by-one way.
-   */
-  async function writeBatch(sends: readonly { send: Prepared; key: BatchIdempotencyKey }[]): Promise<{ written: Map<string, ApiRecord>; lost: Prepared[] }> {
-    const traceBySend = new Map(sends.map(({ send }) => [send.id, send.trace]));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { written, lost, events } = await deps.db.transaction(async (tx) => {
-          const claimed = await claimIdempotencyKeys(tx, sends.map((s) => s.key));
-          const mine = sends.filter((s) => claimed.has(idempotencyPair(s.key)));
-          const { records, events } = await store.insertMany(
-            tx,
-            mine.map(({ send }) => ({ ctx: send.ctx, body: send.body, id: send.id, systemFields: send.system })),
-          );
-          await insertDeliveries(tx, mine.map((s) => s.send));
-          await recordIdempotentAnswers(tx, mine.map((s, n) => ({ key: s.key, answer: records[n] })));
-          await writeOutbox(tx, events, (event: CrmEvent<object>) => traceBySend.get(String((event.data as { sent_email_id?: unknown }).sent_email_id)));
-          return {
-            written: new Map(mine.map((s, n) => [s.send.id, records[n]!])),
-            lost: sends.filter((s) => !claimed.has(idempotencyPair(s.key))).map((s) => s.send),
-            events,
-          };
-        });
-        if (events.length) deps.afterCommit();
-        if (written.size) deps.wake();
-        return { written, lost };
-      } catch (error) {
-        const code = pgErrorOf(error)?.code;
-        if ((code === '40001' || code === '40P01') && attempt < 3) continue;
-        translateDbError(sentEmails, error);
-      }
-    }
-  }
-
-  return {
-    queue,
-
-    async queueMany(sends) {
-      const outcomes = new Array<QueueOutcome>(sends.length);
-      const keys = sends.map((send, i): BatchIdempotencyKey | undefined => {
-        try {
-          return { workspaceId: send.ctx.workspaceId, key: storedIdempotencyKey(send), fingerprint: send.fingerprint };
-        } catch (error) {
-          outcomes[i] = { ok: false, error };
-          return undefined;
-        }
-      });
-      const existing = await existingIdempotencyKeys(
-        deps.db,
-        keys.filter((key): key is BatchIdempotencyKey => key !== undefined),
-      );
-      // A key an earlier attempt holds, or one the batch holds twice (its second send waits for the
-      // first's answer), goes one by one after the batch.
-      const oneByOne: number[] = [];
-      const fresh: number[] = [];
-      const seen = new Set<string>();
-      keys.forEach((key, i) => {
-        if (!key) return;
-        const pair = idempotencyPair(key);
-        if (existing.has(pair) || seen.has(pair)) oneByOne.push(i);
-        else fresh.push(i);
-        seen.add(pair);
-      });
-
-      const ready: { index: number; send: Prepared; key: BatchIdempotencyKey }[] = [];
-      if (fresh.length) {
-        const lookups = await lookupsFor(deps, fresh.map((i) => sends[i]!));
-        const templates = new Map<string, Promise<ApiRecord>>();
-        await Promise.all(
-          fresh.map(async (i) => {
-            const { ctx, body, options } = sends[i]!;
-            // A span of the step's trace: the batch serves many traces, each item belongs to one.
-            // Its delivery and event continue from this span.
-            const attributes = { 'crm.workspace_id': ctx.workspaceId, ...(options.flow ? { 'crm.enrollment.id': options.flow.flow_enrollment_id } : {}) };
-            try {
-              const send = await withStoredTrace(options.trace, 'queue email', attributes, async () => {
-                const prepared = await prepare(ctx, body, { ...options, trace: undefined }, lookups, templates);
-                await reserve(prepared);
-                return prepared;
-              });
-              ready.push({ index: i, send, key: keys[i]! });
-            } catch (error) {
-              outcomes[i] = { ok: false, error };
-            }
-          }),
-        );
-      }
-      if (ready.length) {
-        try {
-          const { written, lost } = await writeBatch(ready);
-          const lostIds = new Set(lost.map((send) => send.id));
-          for (const { index, send } of ready) {
-            if (lostIds.has(send.id)) oneByOne.push(index);
-            else outcomes[index] = { ok: true, record: written.get(send.id)! };
-          }
-          await Promise.all(lost.map(release));
-        } catch (error) {
-          await Promise.all(ready.map(({ send }) => release(send)));
-          for (const { index } of ready) outcomes[index] = { ok: false, error };
-        }
-      }
-
-      await mapLimit(oneByOne, ONE_BY_ONE_CONCURRENCY, async (i) => {
-        const send = sends[i]!;
-        try {
-          const claim = { key: send.key, fingerprint: send.fingerprint, ...(send.origin ? { origin: send.origin } : {}) };
-          outcomes[i] = { ok: true, record: await withIdempotencyKey(claim, () => queue(send.ctx, send.body, send.options)).result };
-        } catch (error) {
-          outcomes[i] = { ok: false, error };
-        }
-      });
-      return outcomes;
-    },
-  };
+  return { prepare, reserve, release };
 }

@@ -1,7 +1,7 @@
 import type { Logger, Worker } from '@crm/kit';
 import { SMTPServer } from 'smtp-server';
 import { CrmError, withStoredTrace } from '@crm/kit';
-import type { Inbound } from './inbound';
+import type { Inbound } from './ingest';
 
 /**
  * The inbound SMTP listener on INBOUND_SMTP_ADDR (host:port): where replies, auto-replies and

@@ -1,15 +1,17 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { isMailDomain, sentEmailIdFromMessageId, sentEmailIdFromVerp } from './mail-ids';
+import { type DsnRecipient, type BounceSeverity, deliveryReport, dsnSeverity, isMailDomain, messageIdsIn, sentEmailIdFromMessageId, sentEmailIdFromVerp } from '../mail';
 
 /**
- * One parser for all inbound mail (the SMTP listener on `INBOUND_SMTP_ADDR` and the internal gRPC
- * method both hand it raw RFC 5322 bytes). It only classifies and extracts; matching the ids it
- * returns against sent emails, recording events and suppressing addresses are the service's.
+ * One classifier for all inbound mail (the SMTP listener on `INBOUND_SMTP_ADDR` and the internal
+ * gRPC method both hand it raw RFC 5322 bytes). It only classifies and extracts; matching the ids it
+ * returns against sent emails, recording events and suppressing addresses are `ingest.ts`'s. A
+ * report's fields are read by `mail/delivery-status.ts`, and graded by `mail/bounce-severity.ts`.
  *
  * Classification, first rule that applies:
  * 1. `bounce` / `delayed`: an RFC 3464 delivery status notification (top-level `multipart/report`
- *    with a `message/delivery-status` part). Any recipient with Action `failed` makes it a bounce:
- *    hard when a failed recipient's Status is 5.x.x, soft when 4.x.x (a mailbox-full expiry). A
+ *    with a `message/delivery-status` part). Any recipient with Action `failed` makes it a bounce,
+ *    hard when any failed recipient is hard by `dsnSeverity` (5.x.x), else soft (4.x.x: a
+ *    mailbox-full expiry). A
  *    report whose recipients are only `delayed` is `delayed`, which is not a bounce. A report with
  *    only positive actions (delivered, relayed, expanded) is `unmatched`. DSNs come first because
  *    they carry auto-reply markers and our Message-ID too.
@@ -39,21 +41,6 @@ interface InboundCommon {
   subject: string;
   date?: Date;
 }
-
-export interface DsnRecipient {
-  /** Final-Recipient address (the one that failed), without its `rfc822;` type. */
-  finalRecipient?: string;
-  originalRecipient?: string;
-  /** Lower-cased Action: failed, delayed, delivered, relayed, expanded. */
-  action: string;
-  /** Enhanced status code (RFC 3463), such as `5.1.1`. */
-  status?: string;
-  /** Diagnostic-Code text after its type, such as `550 5.1.1 <a@b>: Recipient address rejected`. */
-  diagnosticCode?: string;
-  remoteMta?: string;
-}
-
-export type BounceSeverity = 'hard' | 'soft';
 
 export type InboundMail =
   | (InboundCommon & {
@@ -109,7 +96,7 @@ export class InboundError extends Error {
   }
 }
 
-export interface InboundParserOptions {
+export interface MailClassifierOptions {
   /** `MAIL_DOMAIN`: the domain of our Message-IDs and VERP addresses. */
   mailDomain: string;
   /**
@@ -124,7 +111,7 @@ export interface InboundContext {
   envelopeRecipients?: readonly string[];
 }
 
-export interface InboundParser {
+export interface MailClassifier {
   /** Classifies one raw message. Rejects only with `InboundError`. */
   parse(raw: Buffer | string, context?: InboundContext): Promise<InboundMail>;
 }
@@ -138,11 +125,7 @@ const CORE_HEADERS = new Set([
   'from', 'to', 'cc', 'date', 'subject', 'message-id', 'in-reply-to', 'references', 'content-type',
   'mime-version', 'received', 'return-path', 'delivered-to', 'auto-submitted', 'sender', 'reply-to',
 ]);
-const REPORT_STATUS_TYPES = new Set(['message/delivery-status', 'message/global-delivery-status']);
-const RETURNED_HEADERS_TYPES = new Set(['text/rfc822-headers', 'message/rfc822', 'message/global', 'message/global-headers']);
-const MAX_MIME_PARTS = 64;
-
-export function createInboundParser(options: InboundParserOptions): InboundParser {
+export function createMailClassifier(options: MailClassifierOptions): MailClassifier {
   if (!isMailDomain(options.mailDomain)) throw new InboundError('invalid_option', 'mailDomain must be a host name');
   const mailDomain = options.mailDomain;
   const maxBytes = options.maxBytes ?? DEFAULT_INBOUND_MAX_BYTES;
@@ -206,7 +189,7 @@ function classify(
     const failed = report.recipients.filter((r) => r.action === 'failed');
     if (failed.length > 0) {
       if (!linked) return { ...common, kind: 'unmatched', reason: 'bounce that names no message of ours' };
-      const graded = failed.map((recipient) => ({ recipient, severity: severityOf(recipient) }));
+      const graded = failed.map((recipient) => ({ recipient, severity: dsnSeverity(recipient) }));
       const decisive = graded.find((g) => g.severity === 'hard') ?? graded[0]!;
       return {
         ...common,
@@ -293,170 +276,6 @@ function autoReplyMarkers(headers: Map<string, string[]>, answersUs: boolean): s
     }
   }
   return markers;
-}
-
-function severityOf(recipient: DsnRecipient): BounceSeverity {
-  const statusClass = recipient.status?.[0];
-  if (statusClass === '5') return 'hard';
-  if (statusClass === '4') return 'soft';
-  // No usable Status: fall back to the SMTP reply code. Unknown stays soft, because a hard bounce
-  // suppresses the address for good and the evidence for that should be explicit.
-  const code = /^\s*([45])\d\d\b/.exec(recipient.diagnosticCode ?? '')?.[1];
-  return code === '5' ? 'hard' : 'soft';
-}
-
-interface DeliveryReport {
-  recipients: DsnRecipient[];
-  originalMessageId?: string;
-  /** Weaker sources of ids: X-Original-Message-ID, X-Postfix-Sender, the original's Return-Path. */
-  hints: string[];
-}
-
-/**
- * The machine-readable parts of a DSN, read from the raw MIME structure: mailparser folds
- * `message/delivery-status` into the text and drops it as a part, so it cannot give us the fields.
- */
-function deliveryReport(bytes: Buffer, parsed: ParsedMail): DeliveryReport | undefined {
-  const contentType = parsed.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
-  if (contentType?.value?.toLowerCase() !== 'multipart/report') return undefined;
-  const reportType = contentType.params?.['report-type']?.toLowerCase();
-  if (reportType !== undefined && reportType !== 'delivery-status') return undefined;
-  const boundary = contentType.params?.['boundary'];
-  if (!boundary) return undefined;
-
-  const parts = mimeParts(bodyOf(bytes.toString('latin1')), boundary);
-  const statusPart = parts.find((p) => REPORT_STATUS_TYPES.has(p.contentType));
-  if (!statusPart) return undefined;
-  const fields = fieldBlocks(decodePart(statusPart).toString('utf8'));
-  const perMessage = fields.find((block) => !block.has('action') && !block.has('final-recipient')) ?? new Map<string, string>();
-  const recipients = fields
-    .filter((block) => block.has('action') || block.has('final-recipient'))
-    .map((block) => {
-      const status = /^\s*([245]\.\d{1,3}\.\d{1,3})/.exec(block.get('status') ?? '')?.[1];
-      const recipient: DsnRecipient = { action: (block.get('action') ?? '').trim().toLowerCase() };
-      const finalRecipient = typedValue(block.get('final-recipient'));
-      const originalRecipient = typedValue(block.get('original-recipient'));
-      const diagnosticCode = typedValue(block.get('diagnostic-code'));
-      const remoteMta = typedValue(block.get('remote-mta'));
-      if (finalRecipient) recipient.finalRecipient = stripAngles(finalRecipient);
-      if (originalRecipient) recipient.originalRecipient = stripAngles(originalRecipient);
-      if (status) recipient.status = status;
-      if (diagnosticCode) recipient.diagnosticCode = diagnosticCode;
-      if (remoteMta) recipient.remoteMta = remoteMta;
-      return recipient;
-    });
-
-  const returned = parts.find((p) => RETURNED_HEADERS_TYPES.has(p.contentType));
-  const returnedHeaders = returned ? headerFields(headerBlockOf(decodePart(returned).toString('utf8'))) : new Map<string, string>();
-  const originalMessageId = messageIdsIn(returnedHeaders.get('message-id') ?? '')[0];
-  const hints = [
-    perMessage.get('x-original-message-id'),
-    typedValue(perMessage.get('x-postfix-sender')),
-    returnedHeaders.get('return-path'),
-  ].filter((hint): hint is string => typeof hint === 'string' && hint.length > 0);
-  return { recipients, ...(originalMessageId ? { originalMessageId } : {}), hints };
-}
-
-interface MimePart {
-  contentType: string;
-  transferEncoding: string;
-  body: string;
-}
-
-/** The body of a message or part in latin1 (one char per byte): everything after the first blank line. */
-function bodyOf(source: string): string {
-  const match = /\r?\n\r?\n/.exec(source);
-  return match ? source.slice(match.index + match[0].length) : '';
-}
-
-function headerBlockOf(source: string): string {
-  const match = /\r?\n\r?\n/.exec(source);
-  return match ? source.slice(0, match.index) : source;
-}
-
-/** The direct children of a multipart body; a missing closing boundary (truncation) ends the last part at the end. */
-function mimeParts(body: string, boundary: string): MimePart[] {
-  const delimiter = `--${boundary}`;
-  const lines = body.split(/\r?\n/);
-  const parts: string[][] = [];
-  let current: string[] | undefined;
-  for (const line of lines) {
-    const trimmed = line.trimEnd();
-    if (trimmed === `${delimiter}--`) break;
-    if (trimmed === delimiter) {
-      if (current) parts.push(current);
-      current = [];
-      if (parts.length >= MAX_MIME_PARTS) break;
-      continue;
-    }
-    current?.push(line);
-  }
-  if (current) parts.push(current);
-  return parts.map((partLines) => {
-    const source = partLines.join('\n');
-    const headers = headerFields(headerBlockOf(source));
-    // A part that starts with a blank line has no headers: RFC 2045 defaults apply.
-    const hasHeaders = !/^\r?\n/.test(source) && headers.size > 0;
-    return {
-      contentType: (headers.get('content-type') ?? 'text/plain').split(';')[0]!.trim().toLowerCase(),
-      transferEncoding: (headers.get('content-transfer-encoding') ?? '7bit').trim().toLowerCase(),
-      body: hasHeaders ? bodyOf(source) : source.replace(/^\r?\n/, ''),
-    };
-  });
-}
-
-function decodePart(part: MimePart): Buffer {
-  if (part.transferEncoding === 'base64') return Buffer.from(part.body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
-  if (part.transferEncoding === 'quoted-printable') {
-    const unwrapped = part.body.replace(/=\r?\n/g, '');
-    return Buffer.from(unwrapped.replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
-  }
-  return Buffer.from(part.body, 'latin1');
-}
-
-/** Header-style fields of one block, unfolded, by lower-cased name (the first occurrence wins). */
-function headerFields(block: string): Map<string, string> {
-  const fields = new Map<string, string>();
-  let name: string | undefined;
-  for (const line of block.split(/\r?\n/)) {
-    if (/^[ \t]/.test(line) && name) {
-      fields.set(name, `${fields.get(name)} ${line.trim()}`);
-      continue;
-    }
-    const match = /^([!-9;-~]+):(.*)$/.exec(line);
-    if (!match) {
-      name = undefined;
-      continue;
-    }
-    name = match[1]!.toLowerCase();
-    if (fields.has(name)) name = undefined;
-    else fields.set(name, match[2]!.trim());
-  }
-  return fields;
-}
-
-/** The blocks of a delivery-status body: one per-message block, then one per recipient. */
-function fieldBlocks(content: string): Map<string, string>[] {
-  return content
-    .split(/\r?\n(?:[ \t]*\r?\n)+/)
-    .map((block) => headerFields(block.replace(/^\s*\n/, '')))
-    .filter((block) => block.size > 0);
-}
-
-/** `rfc822; a@b` → `a@b`; `smtp; 550 …` → `550 …`. */
-function typedValue(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const semicolon = value.indexOf(';');
-  const result = (semicolon < 0 ? value : value.slice(semicolon + 1)).trim();
-  return result || undefined;
-}
-
-function stripAngles(value: string): string {
-  return value.replace(/^<(.*)>$/, '$1').trim();
-}
-
-function messageIdsIn(value: string): string[] {
-  return [...value.matchAll(/<[^<>\s]+@[^<>\s]+>/g)].map((m) => m[0]);
 }
 
 function verpIdsIn(value: string, mailDomain: string): string[] {
