@@ -28,9 +28,9 @@ if [ "$(git rev-parse --is-shallow-repository)" = true ] && ! git fetch -q --uns
 fi
 
 accepted() {
-  local short
-  short=$(git rev-parse --short=7 "$1")
-  for known in "${ACCEPTED[@]}"; do [ "$short" = "$known" ] && return 0; done
+  local full
+  full=$(git rev-parse "$1")
+  for known in "${ACCEPTED[@]}"; do [[ "$full" == "$known"* ]] && return 0; done
   return 1
 }
 
