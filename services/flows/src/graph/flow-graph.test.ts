@@ -1,34 +1,9 @@
 import { CrmError, type FieldIssue } from '@crm/kit';
 import fc from 'fast-check';
-import {
-  type FlowGraph,
-  GRAPH_LIMITS,
-  entryNode,
-  graphOrder,
-  nextNode,
-  parseFlowGraph,
-  parseFlowGraphSync,
-  reconcileNodeIds,
-} from './flow-graph';
+import { type FlowGraph, GRAPH_LIMITS, parseFlowGraph, parseFlowGraphSync } from './flow-graph';
+import { entryNode, graphOrder, nextNode } from './graph-walk';
 import type { NodeType } from './node-configs';
-
-type RawNode = { key: string; type: string; label?: unknown; config?: unknown; [k: string]: unknown };
-type RawEdge = { from?: unknown; to?: unknown; when?: unknown; [k: string]: unknown };
-
-const email = (key: string, extra: Record<string, unknown> = {}): RawNode => ({
-  key,
-  type: 'email',
-  label: `Email ${key}`,
-  config: { subject: `Hello {{ first_name }} (${key})`, body: '<p>Hi</p>', ...extra },
-});
-const wait = (key: string, duration_seconds = 86_400): RawNode => ({ key, type: 'wait', config: { duration_seconds } });
-const task = (key: string, type = 'task'): RawNode => ({ key, type, config: { title: `Do ${key}` } });
-const branch = (key: string, condition: unknown = 'opened', within_seconds: unknown = 3600): RawNode => ({
-  key,
-  type: 'branch',
-  config: { condition, within_seconds },
-});
-const end = (key: string): RawNode => ({ key, type: 'end', config: {} });
+import { type RawNode, type RawEdge, email, wait, task, branch, end, sample } from '../testing/graph-fixtures';
 
 /** The issues of a refused graph (fails the test if it was accepted). */
 function issuesOf(nodes: unknown, edges: unknown, options = {}): FieldIssue[] {
@@ -42,24 +17,6 @@ function issuesOf(nodes: unknown, edges: unknown, options = {}): FieldIssue[] {
   throw new Error('graph was accepted');
 }
 
-/** A realistic flow: email, wait, branch on open, then a follow-up or a call task. */
-const sample = () => ({
-  nodes: [
-    email('intro'),
-    wait('pause'),
-    branch('opened', 'opened', 172_800),
-    email('follow_up'),
-    task('call', 'call'),
-    end('done'),
-  ],
-  edges: [
-    { from: 'intro', to: 'pause' },
-    { from: 'pause', to: 'opened' },
-    { from: 'opened', to: 'follow_up', when: true },
-    { from: 'opened', to: 'call', when: false },
-    { from: 'follow_up', to: 'done' },
-  ] as RawEdge[],
-});
 
 describe('parseFlowGraph: a valid graph', () => {
   test('is normalized: labels, template ids, when only on branch edges', () => {
@@ -397,64 +354,6 @@ describe('parseFlowGraph: hooks', () => {
 
   test('without hooks the async parse equals the sync one', async () => {
     expect(await parseFlowGraph(nodes, edges)).toEqual(parseFlowGraphSync(nodes, edges));
-  });
-});
-
-describe('engine helpers', () => {
-  const graph = parseFlowGraphSync(sample().nodes, sample().edges);
-
-  test('entryNode and nextNode walk the graph; a node without an outgoing edge completes', () => {
-    expect(entryNode(graph).key).toBe('intro');
-    expect(nextNode(graph, 'intro')?.key).toBe('pause');
-    expect(nextNode(graph, 'opened', true)?.key).toBe('follow_up');
-    expect(nextNode(graph, 'opened', false)?.key).toBe('call');
-    expect(nextNode(graph, 'call')).toBeUndefined();
-    expect(nextNode(graph, 'done')).toBeUndefined();
-  });
-
-  test('misuse throws instead of guessing a path', () => {
-    expect(() => nextNode(graph, 'opened')).toThrow('needs an outcome');
-    expect(() => nextNode(graph, 'intro', true)).toThrow('not a branch');
-    expect(() => nextNode(graph, 'gone')).toThrow("no node 'gone'");
-  });
-
-  test('graphOrder is topological and follows the author order among ready nodes', () => {
-    expect(graphOrder(graph).map((n) => n.key)).toEqual(['intro', 'pause', 'opened', 'follow_up', 'call', 'done']);
-    // The same graph listed in another order: still topological, ties broken by listing order.
-    const { nodes, edges } = sample();
-    const shuffled = parseFlowGraphSync([nodes[5], nodes[4], nodes[3], nodes[2], nodes[1], nodes[0]], edges);
-    expect(graphOrder(shuffled).map((n) => n.key)).toEqual(['intro', 'pause', 'opened', 'call', 'follow_up', 'done']);
-  });
-
-  test('reconcileNodeIds keeps ids by key, mints new ones, lists removed and retyped nodes', () => {
-    let n = 0;
-    const newId = () => `new-${++n}`;
-    const plan = reconcileNodeIds(
-      [
-        { id: 'id-intro', key: 'intro', type: 'email' },
-        { id: 'id-pause', key: 'pause', type: 'task' },
-        { id: 'id-old', key: 'old', type: 'wait' },
-        { id: 'id-done', key: 'done' },
-      ],
-      graph,
-      newId,
-    );
-    expect(plan.nodes).toEqual([
-      { key: 'intro', id: 'id-intro', isNew: false },
-      { key: 'pause', id: 'id-pause', isNew: false },
-      { key: 'opened', id: 'new-1', isNew: true },
-      { key: 'follow_up', id: 'new-2', isNew: true },
-      { key: 'call', id: 'new-3', isNew: true },
-      { key: 'done', id: 'id-done', isNew: false },
-    ]);
-    expect(plan.idByKey.get('opened')).toBe('new-1');
-    expect(plan.removed).toEqual([{ id: 'id-old', key: 'old', type: 'wait' }]);
-    expect(plan.retyped).toEqual([{ id: 'id-pause', key: 'pause', from: 'task', to: 'wait' }]);
-  });
-
-  test('reconcileNodeIds refuses broken invariants', () => {
-    expect(() => reconcileNodeIds([{ id: '1', key: 'a' }, { id: '2', key: 'a' }], graph, () => 'x')).toThrow('repeat the key');
-    expect(() => reconcileNodeIds([{ id: '1', key: 'intro' }], graph, () => '1')).toThrow('already in use');
   });
 });
 

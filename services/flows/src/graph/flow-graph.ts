@@ -1,7 +1,6 @@
 import { CrmError, type FieldIssue } from '@crm/kit';
+import { type ContactFieldCatalog, DEFAULT_CONTACT_TEST_FIELDS } from './contact-fields';
 import {
-  type ContactFieldCatalog,
-  DEFAULT_CONTACT_TEST_FIELDS,
   NODE_TYPES,
   type NodeConfigs,
   type NodeType,
@@ -42,8 +41,8 @@ export interface FlowEdge {
 
 /**
  * A validated flow graph: a DAG with one entry from which every node is reachable. Nodes and edges
- * keep the order the client gave them. Treat it as immutable: the helpers below cache an index
- * per graph object.
+ * keep the order the client gave them. Treat it as immutable: the walking helpers
+ * (./graph-walk.ts) cache an index per graph object.
  */
 export interface FlowGraph {
   /** Key of the entry node, the only node without an incoming edge. */
@@ -499,143 +498,4 @@ async function runHooks(slots: NodeSlot[], hooks: FlowGraphHooks): Promise<Field
   };
   await Promise.all(Array.from({ length: Math.min(HOOK_CONCURRENCY, jobs.length) }, worker));
   return results.filter((r): r is FieldIssue => r !== undefined);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Helpers for the engine and the service
-
-interface GraphIndex {
-  byKey: Map<string, FlowNode>;
-  outgoing: Map<string, FlowEdge[]>;
-}
-
-const indexes = new WeakMap<FlowGraph, GraphIndex>();
-
-function indexOf(graph: FlowGraph): GraphIndex {
-  let index = indexes.get(graph);
-  if (!index) {
-    index = { byKey: new Map(graph.nodes.map((n) => [n.key, n])), outgoing: new Map() };
-    for (const edge of graph.edges) {
-      const list = index.outgoing.get(edge.from) ?? [];
-      list.push(edge);
-      index.outgoing.set(edge.from, list);
-    }
-    indexes.set(graph, index);
-  }
-  return index;
-}
-
-/** The node with this key; throws when there is none (a key the engine holds must exist). */
-export function nodeByKey(graph: FlowGraph, key: string): FlowNode {
-  const node = indexOf(graph).byKey.get(key);
-  if (!node) throw new Error(`flow graph has no node '${key}'`);
-  return node;
-}
-
-/** The node an enrollment starts at. */
-export function entryNode(graph: FlowGraph): FlowNode {
-  return nodeByKey(graph, graph.entry);
-}
-
-/**
- * The node after `key`, or undefined when the enrollment completes there (an end node, or any
- * node without an outgoing edge). A branch needs its outcome (true: the condition held within its
- * window); any other node must not be given one. Misuse throws: it is a bug in the caller, and
- * guessing would move an enrollment down the wrong path.
- */
-export function nextNode(graph: FlowGraph, key: string, branchOutcome?: boolean): FlowNode | undefined {
-  const node = nodeByKey(graph, key);
-  const out = indexOf(graph).outgoing.get(key) ?? [];
-  if (node.type === 'branch') {
-    if (branchOutcome === undefined) throw new Error(`branch '${key}' needs an outcome to choose its edge`);
-    const edge = out.find((e) => e.when === branchOutcome);
-    return edge && nodeByKey(graph, edge.to);
-  }
-  if (branchOutcome !== undefined) throw new Error(`node '${key}' is a ${node.type} node, not a branch: it takes no outcome`);
-  const edge = out[0];
-  return edge && nodeByKey(graph, edge.to);
-}
-
-/**
- * A deterministic topological order (the analytics funnel's order): every node comes after all of
- * its predecessors and, among the nodes that are ready at once, the one listed first by the client
- * comes first, so the funnel reads in the author's order.
- */
-export function graphOrder(graph: FlowGraph): FlowNode[] {
-  const position = new Map(graph.nodes.map((n, i) => [n.key, i]));
-  const remaining = new Map(graph.nodes.map((n) => [n.key, 0]));
-  for (const e of graph.edges) remaining.set(e.to, remaining.get(e.to)! + 1);
-  const ready = graph.nodes.filter((n) => remaining.get(n.key) === 0);
-  const order: FlowNode[] = [];
-  const { outgoing } = indexOf(graph);
-  while (ready.length) {
-    let best = 0;
-    for (let i = 1; i < ready.length; i++) if (position.get(ready[i]!.key)! < position.get(ready[best]!.key)!) best = i;
-    const node = ready.splice(best, 1)[0]!;
-    order.push(node);
-    // A branch whose two edges share a target contributes two incoming edges to it.
-    for (const e of outgoing.get(node.key) ?? []) {
-      const left = remaining.get(e.to)! - 1;
-      remaining.set(e.to, left);
-      if (left === 0) ready.push(nodeByKey(graph, e.to));
-    }
-  }
-  if (order.length !== graph.nodes.length) throw new Error('flow graph has a cycle');
-  return order;
-}
-
-/** A stored node, as the service reads it from `flow_nodes`. */
-export interface ExistingNode {
-  readonly id: string;
-  readonly key: string;
-  /** When given, a node whose type changed is listed in `retyped`. */
-  readonly type?: NodeType;
-}
-
-export interface NodeIdPlan {
-  /** Every node of the new graph, in its order, with the id it keeps or is given. */
-  nodes: { key: string; id: string; isNew: boolean }[];
-  idByKey: ReadonlyMap<string, string>;
-  /** Stored nodes whose key is gone: the caller refuses the save (409) if any holds an active enrollment. */
-  removed: ExistingNode[];
-  /**
-   * Nodes that keep their id but change type. An enrollment waiting there (on a task, a branch
-   * window) would resume as a different step, so the caller should treat these like removals
-   * when they hold active or paused enrollments.
-   */
-  retyped: { id: string; key: string; from: NodeType; to: NodeType }[];
-}
-
-/**
- * Gives every node of `graph` its id: a stored node keeps its id by key across edits, a new key
- * gets `newId()`. Throws if `existing` repeats a key or an id, or `newId` returns an id already
- * in use: both are broken invariants, not client errors.
- */
-export function reconcileNodeIds(existing: readonly ExistingNode[], graph: FlowGraph, newId: () => string): NodeIdPlan {
-  const stored = new Map<string, ExistingNode>();
-  const usedIds = new Set<string>();
-  for (const node of existing) {
-    if (stored.has(node.key)) throw new Error(`stored flow nodes repeat the key '${node.key}'`);
-    if (usedIds.has(node.id)) throw new Error(`stored flow nodes repeat the id ${node.id}`);
-    stored.set(node.key, node);
-    usedIds.add(node.id);
-  }
-  const plan: NodeIdPlan = { nodes: [], idByKey: new Map(), removed: [], retyped: [] };
-  const idByKey = plan.idByKey as Map<string, string>;
-  for (const node of graph.nodes) {
-    const old = stored.get(node.key);
-    let id: string;
-    if (old) {
-      id = old.id;
-      if (old.type !== undefined && old.type !== node.type) plan.retyped.push({ id, key: node.key, from: old.type, to: node.type });
-    } else {
-      id = newId();
-      if (usedIds.has(id)) throw new Error(`newId returned an id already in use: ${id}`);
-      usedIds.add(id);
-    }
-    idByKey.set(node.key, id);
-    plan.nodes.push({ key: node.key, id, isNew: !old });
-  }
-  for (const node of existing) if (!idByKey.has(node.key)) plan.removed.push({ id: node.id, key: node.key, ...(node.type ? { type: node.type } : {}) });
-  return plan;
 }

@@ -1,4 +1,13 @@
 import { type FieldIssue, type FieldType, isUuid, parseDateTime } from '@crm/kit';
+import { NODE_TYPES } from '@crm/flows-contract';
+import {
+  CONTACT_FIELD_OPS,
+  CUSTOM_FIELD_PREFIX,
+  type ContactFieldCatalog,
+  type ContactFieldDef,
+  type ContactFieldOp,
+  type ContactFieldTest,
+} from './contact-fields';
 import { type TextRule, checkInteger, checkText, hasOwn, isObject } from './text';
 
 /**
@@ -7,7 +16,8 @@ import { type TextRule, checkInteger, checkText, hasOwn, isObject } from './text
  * configs".
  */
 
-export const NODE_TYPES = ['email', 'wait', 'task', 'call', 'chat_message', 'professional_network', 'branch', 'end'] as const;
+// The contract's list: the API documents and filters the same types the graph accepts.
+export { NODE_TYPES };
 export type NodeType = (typeof NODE_TYPES)[number];
 
 /** Node types that create an open task and wait for its completion. */
@@ -82,20 +92,6 @@ export const EMAIL_CONDITIONS = ['opened', 'clicked', 'replied'] as const;
 /** An event on the enrollment's previous email. */
 export type EmailCondition = (typeof EMAIL_CONDITIONS)[number];
 
-export const CONTACT_FIELD_OPS = ['eq', 'neq', 'contains', 'not_contains', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'] as const;
-export type ContactFieldOp = (typeof CONTACT_FIELD_OPS)[number];
-
-/**
- * A test of one contact field, evaluated once when the enrollment reaches the branch.
- * `field` is a catalog field name or `custom.<name>` for a custom property.
- */
-export interface ContactFieldTest {
-  field: string;
-  op: ContactFieldOp;
-  /** Absent for exists / not_exists. Date-times are normalized to UTC ISO strings. */
-  value?: string | number | boolean;
-}
-
 export type BranchConfig =
   | { condition: EmailCondition; within_seconds: number }
   /** A field test does not wait: `within_seconds` is always 0. */
@@ -117,51 +113,6 @@ export interface NodeConfigs {
   branch: BranchConfig;
   end: EndConfig;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Contact field catalog
-
-/** What a field test needs to know of a contact field: its type (and an enum's values). */
-export interface ContactFieldDef {
-  readonly type: FieldType;
-  readonly values?: readonly string[];
-}
-
-/**
- * The contact fields a branch may test, by name. Compatible with a resource declaration's
- * `fields`, so the service can pass people's contacts declaration (or a subset) directly.
- */
-export type ContactFieldCatalog = Readonly<Record<string, ContactFieldDef>>;
-
-/**
- * The default catalog: the contact's declared fields (gateway/README.md, "Contacts") that
- * make sense in a branch. Timestamps of bookkeeping (`created_at`, `updated_at`) and `id` are left
- * out; the engagement timestamps are in, for `exists` / `gt` tests.
- */
-export const DEFAULT_CONTACT_TEST_FIELDS: ContactFieldCatalog = {
-  svc_uid: { type: 'string' },
-  first_name: { type: 'string' },
-  last_name: { type: 'string' },
-  email: { type: 'email' },
-  phone: { type: 'string' },
-  title: { type: 'string' },
-  company_name: { type: 'string' },
-  company_domain: { type: 'string' },
-  internal_stage: { type: 'string' },
-  priority: { type: 'integer' },
-  owner_id: { type: 'uuid' },
-  organization_id: { type: 'uuid' },
-  source: { type: 'string' },
-  country: { type: 'string' },
-  state: { type: 'string' },
-  city: { type: 'string' },
-  last_engagement_at: { type: 'datetime' },
-  last_touchpoint_at: { type: 'datetime' },
-};
-
-const CUSTOM_PREFIX = 'custom.';
-const STRING_TYPES: readonly FieldType[] = ['string', 'text', 'email', 'url'];
-const ORDERED_TYPES: readonly FieldType[] = ['integer', 'datetime'];
 
 // ---------------------------------------------------------------------------------------------
 // Parsing
@@ -343,14 +294,17 @@ function parseBranch(r: Reader, ctx: ConfigContext): BranchConfig {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Contact field tests
+// Contact field tests: parsing (the catalog and evaluation are in ./contact-fields.ts)
+
+const STRING_TYPES: readonly FieldType[] = ['string', 'text', 'email', 'url'];
+const ORDERED_TYPES: readonly FieldType[] = ['integer', 'datetime'];
 
 /** How a field test sees a field: a catalog type, or `custom` for an untyped custom property. */
 type TestFieldKind = { kind: 'declared'; name: string; def: ContactFieldDef } | { kind: 'custom'; name: string };
 
 function resolveTestField(field: string, ctx: ConfigContext): TestFieldKind | string {
-  if (field.startsWith(CUSTOM_PREFIX)) {
-    const name = field.slice(CUSTOM_PREFIX.length);
+  if (field.startsWith(CUSTOM_FIELD_PREFIX)) {
+    const name = field.slice(CUSTOM_FIELD_PREFIX.length);
     if (!ctx.customContactFields) return 'custom fields cannot be tested in this workspace';
     if (name.length === 0 || name.length > CONFIG_LIMITS.customFieldNameMaxLength) {
       return `a custom field name must be 1 to ${CONFIG_LIMITS.customFieldNameMaxLength} characters`;
@@ -422,7 +376,7 @@ function parseFieldTest(value: Record<string, unknown>, ctx: ConfigContext): Con
   return ctx.issues.length === before ? { field: rawField as string, op, value: parsed } : undefined;
 }
 
-type TestValue = string | number | boolean;
+type TestValue = NonNullable<ContactFieldTest['value']>;
 
 function parseTestValue(field: TestFieldKind, op: ContactFieldOp, raw: unknown): TestValue | { problem: string } {
   const textProblem = (v: unknown) => checkText(v, { max: CONFIG_LIMITS.testValueMaxLength, nonBlank: true });
@@ -464,93 +418,5 @@ function parseTestValue(field: TestFieldKind, op: ContactFieldOp, raw: unknown):
     }
     case 'json':
       return { problem: 'cannot be tested: the field holds a JSON structure' };
-  }
-}
-
-/** A stored value that counts as absent for every op: null, undefined, or a blank string. */
-function isAbsent(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-const fold = (value: string): string => value.trim().toLowerCase();
-
-function toMillis(value: unknown): number | undefined {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-  if (typeof value === 'string') return parseDateTime(value)?.getTime() ?? (Number.isNaN(Date.parse(value)) ? undefined : Date.parse(value));
-  return undefined;
-}
-
-function toNumber(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  // Big integers may travel as strings (Postgres bigint, protobuf int64).
-  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
-  return undefined;
-}
-
-/** Compares a present stored value with the test value: <0, 0, >0, or undefined when incomparable. */
-function compare(kind: FieldType | 'custom', stored: unknown, value: TestValue): number | undefined {
-  switch (kind) {
-    case 'integer':
-      return diff(toNumber(stored), value as number);
-    case 'datetime':
-      return diff(toMillis(stored), Date.parse(value as string));
-    case 'boolean':
-      return typeof stored === 'boolean' ? (stored === value ? 0 : 1) : undefined;
-    case 'uuid':
-    case 'string':
-    case 'text':
-    case 'email':
-    case 'url':
-    case 'enum':
-      return typeof stored === 'string' ? (fold(stored) === fold(value as string) ? 0 : 1) : undefined;
-    case 'custom':
-      if (typeof value === 'number') return diff(toNumber(stored), value);
-      if (typeof value === 'boolean') return typeof stored === 'boolean' ? (stored === value ? 0 : 1) : undefined;
-      return typeof stored === 'string' ? (fold(stored) === fold(value) ? 0 : 1) : undefined;
-  }
-}
-
-const diff = (a: number | undefined, b: number): number | undefined => (a === undefined || Number.isNaN(b) ? undefined : a - b);
-
-/**
- * Evaluates a field test against a contact as the API returns it (custom properties flat beside
- * the declared fields). Semantics, documented in README.md:
- * - a field is absent when it is missing, null or a blank string;
- * - string comparisons ignore case and surrounding whitespace;
- * - `neq` and `not_contains` are true for an absent field, every other op but `not_exists` false;
- * - a stored value of the wrong type never matches `eq`, `contains` or an ordering.
- */
-export function evaluateContactTest(
-  test: ContactFieldTest,
-  contact: Readonly<Record<string, unknown>>,
-  catalog: ContactFieldCatalog = DEFAULT_CONTACT_TEST_FIELDS,
-): boolean {
-  const custom = test.field.startsWith(CUSTOM_PREFIX);
-  const name = custom ? test.field.slice(CUSTOM_PREFIX.length) : test.field;
-  const stored = hasOwn(contact, name) ? contact[name] : undefined;
-  const absent = isAbsent(stored);
-  const kind: FieldType | 'custom' = custom ? 'custom' : hasOwn(catalog, name) ? catalog[name]!.type : 'custom';
-  switch (test.op) {
-    case 'exists':
-      return !absent;
-    case 'not_exists':
-      return absent;
-    case 'eq':
-      return !absent && compare(kind, stored, test.value!) === 0;
-    case 'neq':
-      return absent || compare(kind, stored, test.value!) !== 0;
-    case 'contains':
-      return !absent && typeof stored === 'string' && fold(stored).includes(fold(String(test.value)));
-    case 'not_contains':
-      return absent || typeof stored !== 'string' || !fold(stored).includes(fold(String(test.value)));
-    case 'gt':
-    case 'gte':
-    case 'lt':
-    case 'lte': {
-      if (absent) return false;
-      const d = compare(kind, stored, test.value!);
-      if (d === undefined) return false;
-      return test.op === 'gt' ? d > 0 : test.op === 'gte' ? d >= 0 : test.op === 'lt' ? d < 0 : d <= 0;
-    }
   }
 }
