@@ -1,7 +1,8 @@
 import { integrations, users } from '@crm/directory-contract';
 import { type GrpcServiceBinding, type Logger, type Page, bindService, fromListRequest, fromStruct, requireUuid, toProtoValue, toStruct } from '@crm/kit';
 import { loadDirectory } from '@crm/proto';
-import type { DirectoryService, Integration } from './directory.service';
+import type { DirectoryService } from './directory.service';
+import type { Integration } from './integrations';
 
 /** proto3 `optional` fields are absent rather than null on the wire. */
 function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[K], null> } {

@@ -4,8 +4,8 @@ import type { DocumentStore, IndexSpec } from './store/document-store';
 
 /**
  * What the directory stores, collection by collection, and the indexes that keep it consistent.
- * These shapes never leave the service: `directory.service.ts` maps them to records without `_id`,
- * hashes or secrets.
+ * These shapes never leave the service: each aggregate (`workspaces.ts`, `users.ts`, `api-keys.ts`,
+ * `integrations.ts`) maps its own to records without `_id`, hashes or secrets.
  */
 
 export const COLLECTIONS = {

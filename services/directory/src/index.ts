@@ -1,25 +1,12 @@
 // Public surface of the directory service (workspaces, users, API keys, integrations).
 
-// Domain operations.
-export {
-  LAST_USED_RESOLUTION_MS,
-  USER_ROLES,
-  createDirectoryService,
-  type AuthenticatedKey,
-  type CreateApiKeyInput,
-  type CreateIntegrationInput,
-  type CreateUserInput,
-  type CreateWorkspaceInput,
-  type CreatedApiKey,
-  type DirectoryService,
-  type DirectoryServiceDeps,
-  type Integration,
-  type IntegrationStatus,
-  type User,
-  type UserRole,
-  type Workspace,
-} from './directory.service';
-export { DIRECTORY_INDEXES, ensureDirectoryIndexes } from './directory.schema';
+// Domain operations: the service and its four aggregates.
+export { createDirectoryService, type DirectoryService, type DirectoryServiceDeps } from './directory.service';
+export type { CreateWorkspaceInput, Workspace } from './workspaces';
+export { USER_ROLES, type CreateUserInput, type User } from './users';
+export { LAST_USED_RESOLUTION_MS, type AuthenticatedKey, type CreateApiKeyInput, type CreatedApiKey } from './api-keys';
+export type { CreateIntegrationInput, Integration } from './integrations';
+export { DIRECTORY_INDEXES, ensureDirectoryIndexes, type IntegrationStatus, type UserRole } from './directory.schema';
 
 // API keys and secrets at rest.
 export { DEFAULT_KEY_ENV, generateKey, hashKey, isValidKeyEnv, isWellFormedKey, keyDisplayPrefix } from './api-key';

@@ -1,7 +1,7 @@
 import { type HealthMonitor, type Logger, type RunningGrpcServer, monitorHealth, startGrpcServer } from '@crm/kit';
 import { directoryGrpcBinding } from './directory.grpc';
-import { COLLECTIONS } from './directory.schema';
-import { type DirectoryService, createDirectoryService, ensureDirectoryIndexes } from './directory.service';
+import { COLLECTIONS, ensureDirectoryIndexes } from './directory.schema';
+import { type DirectoryService, createDirectoryService } from './directory.service';
 import type { DocumentStore } from './store/document-store';
 
 export interface DirectoryRuntime {

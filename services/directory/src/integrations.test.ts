@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { integrations } from '@crm/directory-contract';
+import { CrmError, type RawListParams, parseListQuery } from '@crm/kit';
+import { COLLECTIONS } from './directory.schema';
+import { createDirectoryService, type DirectoryService } from './directory.service';
+import type { DocumentStore } from './store/document-store';
+import { OTHER_UUID, cursorSecret, expectCrmError, openTestDirectory } from './testing/test-directory';
+
+describe('integrations', () => {
+  let raw: DocumentStore;
+  let directory: DirectoryService;
+
+  beforeEach(async () => {
+    ({ raw, directory } = await openTestDirectory());
+  });
+
+  afterEach(async () => {
+    await raw.close();
+  });
+
+  let workspaceId: string;
+  beforeEach(async () => {
+    workspaceId = (await directory.createWorkspace({ name: 'Acme' })).id;
+  });
+
+  const smtp = () => ({ workspace_id: workspaceId, type: 'smtp', name: 'Outbound mail', secret: ' s3cr3t-p4ss ', config: { host: 'smtp.acme.test' } });
+
+  it('creates a connected, enabled integration whose record carries no secret', async () => {
+    const integration = await directory.createIntegration(smtp());
+    expect(integration).toEqual({
+      id: expect.any(String),
+      workspace_id: workspaceId,
+      type: 'smtp',
+      name: 'Outbound mail',
+      status: 'connected',
+      enabled: true,
+      config: { host: 'smtp.acme.test' },
+      svc_uid: null,
+      created_at: '2026-05-15T10:00:00.000Z',
+      updated_at: '2026-05-15T10:00:00.000Z',
+    });
+    expect(await directory.getIntegration(workspaceId, integration.id)).toEqual(integration);
+  });
+
+  it('encrypts the secret at rest and gives it back verbatim only through readIntegrationSecret', async () => {
+    const { id } = await directory.createIntegration(smtp());
+    const stored = await raw.collection(COLLECTIONS.integrations).findOne({ _id: id });
+    expect(JSON.stringify(stored)).not.toContain('s3cr3t');
+    expect(stored).toMatchObject({ secret: { v: 1, iv: expect.any(String), tag: expect.any(String), ct: expect.any(String) } });
+    expect(await directory.readIntegrationSecret(workspaceId, id)).toBe(' s3cr3t-p4ss ');
+  });
+
+  it('cannot decrypt with another secrets key', async () => {
+    const { id } = await directory.createIntegration(smtp());
+    const wrongKey = createDirectoryService({ store: raw, secretsKey: randomBytes(32), cursorSecret });
+    const err = await wrongKey.readIntegrationSecret(workspaceId, id).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // Not a CrmError: the client sees `internal`, and nothing about the cause.
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(CrmError);
+  });
+
+  it('lists integrations by type, status and enabled, never with a secret', async () => {
+    const mail = await directory.createIntegration(smtp());
+    const crm = await directory.createIntegration({ workspace_id: workspaceId, type: 'hubspot', name: 'CRM sync', secret: 'tok-123' });
+    const list = async (raw: RawListParams) => directory.listIntegrations(workspaceId, parseListQuery(integrations, raw));
+    const all = await list({ sort: 'type' });
+    expect(all.data.map((i) => i.id)).toEqual([crm.id, mail.id]);
+    expect(JSON.stringify(all)).not.toMatch(/s3cr3t|tok-123|secret/);
+    expect((await list({ type: 'smtp', enabled: 'true', status: 'connected' })).data).toEqual([{ ...mail }]);
+    expect((await list({ status: 'error' })).data).toEqual([]);
+    await expectCrmError(list({ enabled: 'yes' }), 'invalid_request');
+  });
+
+  it('scopes reads to the workspace', async () => {
+    const { id } = await directory.createIntegration(smtp());
+    const other = await directory.createWorkspace({ name: 'Other' });
+    await expectCrmError(directory.getIntegration(other.id, id), 'not_found');
+    await expectCrmError(directory.readIntegrationSecret(other.id, id), 'not_found');
+  });
+
+  it('keeps svc_uid unique per workspace', async () => {
+    await directory.createIntegration({ ...smtp(), svc_uid: 'ext-9' });
+    await expectCrmError(directory.createIntegration({ ...smtp(), svc_uid: 'ext-9' }), 'conflict');
+    const other = await directory.createWorkspace({ name: 'Other' });
+    await expect(directory.createIntegration({ ...smtp(), workspace_id: other.id, svc_uid: 'ext-9' })).resolves.toBeDefined();
+  });
+
+  it('validates its fields', async () => {
+    const err = await expectCrmError(
+      directory.createIntegration({ workspace_id: workspaceId, type: 'Gmail OAuth', name: ' ', secret: '' }),
+      'validation_failed',
+    );
+    expect((err.details as { field: string }[]).map((i) => i.field)).toEqual(['type', 'name', 'secret']);
+    await expectCrmError(directory.createIntegration({ ...smtp(), workspace_id: OTHER_UUID }), 'not_found');
+  });
+});

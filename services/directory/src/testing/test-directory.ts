@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { CrmError } from '@crm/kit';
+import { type DirectoryService, createDirectoryService } from '../directory.service';
+import type { DocumentCollection, DocumentStore } from '../store/document-store';
+import { createEmbeddedStore } from '../store/embedded-store';
+
+/** What the directory's tests share (directory.service.test.ts and one test file per aggregate). */
+
+export const T0 = new Date('2026-05-15T10:00:00.000Z');
+export const secretsKey = randomBytes(32);
+export const cursorSecret = randomBytes(32);
+export const OTHER_UUID = '0196a7b4-3c2d-7e5f-8a9b-0c1d2e3f4a5b';
+
+/** A store that counts calls per collection and method, to prove what an operation did not do. */
+function countingStore(inner: DocumentStore) {
+  const calls: string[] = [];
+  const store: DocumentStore = {
+    collection<T extends { _id: string }>(name: string): DocumentCollection<T> {
+      const coll = inner.collection<T>(name);
+      const counted = {} as DocumentCollection<T>;
+      for (const method of ['insertOne', 'findOne', 'find', 'updateOne', 'deleteOne'] as const) {
+        (counted as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+          calls.push(`${name}.${method}`);
+          return (coll[method] as (...a: unknown[]) => unknown)(...args);
+        };
+      }
+      return counted;
+    },
+    ensureIndexes: (specs) => inner.ensureIndexes(specs),
+    close: () => inner.close(),
+  };
+  return { store, calls };
+}
+
+export async function expectCrmError(promise: Promise<unknown>, code: CrmError['code']): Promise<CrmError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(CrmError);
+  expect((err as CrmError).code).toBe(code);
+  return err as CrmError;
+}
+
+export interface TestDirectory {
+  /** The embedded store itself: what a test reads or writes here is not counted in `calls`. */
+  raw: DocumentStore;
+  /** `collection.method` of each store call the service made. */
+  calls: string[];
+  /** The service's clock: T0 until `advance` moves it. */
+  clock: () => Date;
+  advance: (ms: number) => void;
+  directory: DirectoryService;
+}
+
+/** A directory over a new in-memory embedded store; the test closes `raw`. */
+export async function openTestDirectory(): Promise<TestDirectory> {
+  const raw = await createEmbeddedStore();
+  const counting = countingStore(raw);
+  let now = T0;
+  const clock = () => now;
+  const advance = (ms: number) => {
+    now = new Date(now.getTime() + ms);
+  };
+  const directory = createDirectoryService({ store: counting.store, secretsKey, keyPepper: 'test-pepper', now: clock, cursorSecret });
+  return { raw, calls: counting.calls, clock, advance, directory };
+}
