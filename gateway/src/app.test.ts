@@ -1,4 +1,5 @@
-import { type ApiRecord, CrmError, type RateLimits, createMemoryLimiter, newId } from '@crm/kit';
+import { type ApiRecord, CrmError, newId } from '@crm/kit';
+import { type RateLimits, createMemoryLimiter } from './limits';
 import { sampleContacts } from '@crm/kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';

@@ -8,8 +8,7 @@ import { type ResolveKey, authenticate } from './plugins/auth';
 import { type IdempotencyStore, fingerprintRequest, parseIdempotencyKey } from './plugins/idempotency';
 import { registerLegacyPaths } from './routes/legacy.routes';
 import { type ResourceRouteOptions, registerResourceRoutes } from './routes/resource.routes';
-import { rateLimitHeaders } from './limits/rate-limit-headers';
-import type { RateLimiter, RateLimits } from '@crm/kit';
+import { type RateLimiter, type RateLimits, rateLimitHeaders } from './limits';
 import { requireScope } from './scopes';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, answerSlowClients, clientTimeoutOptions } from './slow-clients';
 

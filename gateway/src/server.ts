@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { DEFAULT_LIMITS, type Logger, type RateLimits, type ServiceClient, createLogger, createRateLimiter, createRedis } from '@crm/kit';
+import { type Logger, type ServiceClient, createLogger, createRedis } from '@crm/kit';
 import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import { DEFAULT_LIMITS, type RateLimits, createRateLimiter } from './limits';
 import type { ClientTimeouts } from './slow-clients';
 import { CONTEXTS } from './contexts';
 import { connectDirectory, directoryKeyResolver } from './upstream';

@@ -1,4 +1,5 @@
-import { type ConfigOf, ConfigError, type ConfigSchema, DEFAULT_LEASE_MAX, DEFAULT_LIMITS, DEFAULT_PORTS, setting } from '@crm/kit';
+import { type ConfigOf, ConfigError, type ConfigSchema, DEFAULT_PORTS, setting } from '@crm/kit';
+import { DEFAULT_LEASE_MAX, DEFAULT_LIMITS } from './limits';
 import type { GatewayConfig } from './server';
 
 /**

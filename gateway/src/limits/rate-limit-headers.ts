@@ -1,4 +1,4 @@
-import type { RateDecision, RateLimits } from '@crm/kit';
+import type { RateDecision, RateLimits } from './rate-limiter';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 

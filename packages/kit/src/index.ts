@@ -1,3 +1,4 @@
+export * from './backoff';
 export * from './config';
 export * from './context-api';
 export * from './cursor';
@@ -10,7 +11,7 @@ export * from './health';
 export * from './ids';
 export * from './keyset-sql';
 export * from './legacy';
-export * from './limits';
+export * from './send-quota';
 export * from './redis';
 export * from './list-query';
 export * from './logger';

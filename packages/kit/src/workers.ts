@@ -1,4 +1,5 @@
-import { WAKE_UP, backoffMs, sleep } from './events/concurrency';
+import { backoffMs } from './backoff';
+import { WAKE_UP, sleep } from './events/concurrency';
 import type { Logger } from './logger';
 
 /** Time as a worker sees it: injected, so a test drives a day of schedules in milliseconds. */

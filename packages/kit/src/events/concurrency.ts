@@ -49,8 +49,3 @@ export function sleep(ms: number, signal?: AbortSignal, options: { unref?: boole
     signal?.addEventListener('abort', done, { once: true });
   });
 }
-
-/** Exponential backoff: base, 2·base, 4·base … capped. `attempt` counts from 1. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
-}

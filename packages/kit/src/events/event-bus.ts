@@ -1,7 +1,7 @@
 import type { EventData, EventSubject } from '@crm/proto';
 import { newId } from '../ids';
 import { createLogger, type Logger } from '../logger';
-import { backoffMs } from './concurrency';
+import { backoffMs } from '../backoff';
 import { isConcreteSubject, isSubjectFilter } from './subjects';
 
 /**

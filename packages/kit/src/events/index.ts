@@ -16,7 +16,6 @@ export {
   type SubscribeOptions,
   type Subscription,
 } from './event-bus';
-export { backoffMs } from './concurrency';
 export { captureTraceContext } from './event-tracing';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus';
 export { createNatsBus, type NatsBusOptions } from './nats-bus';

@@ -30,7 +30,8 @@ import {
   type Subscription,
 } from './event-bus';
 import { publishHeaders, withConsumeSpan } from './event-tracing';
-import { backoffMs, Semaphore, sleep } from './concurrency';
+import { backoffMs } from '../backoff';
+import { Semaphore, sleep } from './concurrency';
 import { matchesAny } from './subjects';
 
 export interface NatsBusOptions {

@@ -1,7 +1,8 @@
 import { addCount, observeGauges, readBacklog } from '../metrics';
 import type { SqlClient, SqlQueryable } from '../sql';
 import { untraced } from '../tracing';
-import { WAKE_UP, backoffMs, sleep } from './concurrency';
+import { backoffMs } from '../backoff';
+import { WAKE_UP, sleep } from './concurrency';
 import { assertPublishable, logEventError, type CrmEvent, type EventBus } from './event-bus';
 import { captureTraceContext } from './event-tracing';
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { expectEventually } from '../testing/expect-eventually';
-import { TEST_REDIS_URL, serviceAvailable } from '../testing/reachability';
+import { TEST_REDIS_URL, expectEventually, serviceAvailable } from '@crm/kit/testing';
 import { type RedisLimiterOptions, createRedisLimiter } from './redis-limiter';
 import { runRateLimiterContract } from './rate-limiter.contract';
 import type { RateLimiter, RateLimits } from './rate-limiter';

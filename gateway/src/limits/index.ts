@@ -1,22 +1,14 @@
+import type { Logger } from '@crm/kit';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../logger';
 import { createMemoryLimiter } from './memory-limiter';
 import type { RateLimiter, RateLimits } from './rate-limiter';
 import { type RedisLimiterOptions, createRedisLimiter } from './redis-limiter';
 import { createResilientLimiter } from './resilient-limiter';
 
-export { DEFAULT_LIMITS, decide, type RateDecision, type RateLimiter, type RateLimits, type WindowState } from './rate-limiter';
+export { DEFAULT_LIMITS, type RateDecision, type RateLimiter, type RateLimits, type WindowState } from './rate-limiter';
 export { createMemoryLimiter } from './memory-limiter';
-export { DEFAULT_LEASE_MAX, type RedisLimiterOptions, createRedisLimiter } from './redis-limiter';
-export { createResilientLimiter } from './resilient-limiter';
-export {
-  DEFAULT_SEND_QUOTA_PER_HOUR,
-  SEND_QUOTA_WINDOW_MS,
-  createMemorySendQuota,
-  createRedisSendQuota,
-  type SendQuota,
-  type SendQuotaDecision,
-} from './send-quota';
+export { DEFAULT_LEASE_MAX, type RedisLimiterOptions } from './redis-limiter';
+export { rateLimitHeaders } from './rate-limit-headers';
 
 /** The rate limiter: shared through Redis when there is one, with this instance's memory as the fallback. */
 export function createRateLimiter(redis: Redis | undefined, limits: RateLimits, log: Logger, options?: RedisLimiterOptions): RateLimiter {

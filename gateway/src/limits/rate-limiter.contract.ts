@@ -1,4 +1,4 @@
-import { expectEventually } from '../testing/expect-eventually';
+import { expectEventually } from '@crm/kit/testing';
 import type { RateDecision, RateLimiter, RateLimits } from './rate-limiter';
 
 /** Admissions never exceed `limit` inside any window of `windowMs`, judged on the limiter's clock. */

@@ -1,5 +1,4 @@
-import { createLogger } from '../logger';
-import { createRedis } from '../redis';
+import { createLogger, createRedis } from '@crm/kit';
 import { createRateLimiter } from './index';
 import { createMemoryLimiter } from './memory-limiter';
 import type { RateLimiter } from './rate-limiter';
