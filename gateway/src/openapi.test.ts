@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { buildApp } from './app';
 import { CONTEXTS } from './contexts';
 import { describeApi } from './openapi';
 
@@ -37,4 +38,37 @@ describe('OpenAPI description', () => {
     expect(Object.keys(addMembers.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422', '429', '503']));
     expect(document.paths['/v1/pools/{id}/members'].delete['x-required-scope']).toBe('pool_contacts:delete');
   });
+
+  test('states, on every operation, the scope the router enforces', async () => {
+    // The scope each route registers with (the auth hook reads it from there), seen as Fastify adds it.
+    const enforced = new Map<string, string | undefined>();
+    const app = await buildApp({
+      resolveKey: async () => undefined,
+      resources: CONTEXTS.flatMap((context) => context.routes(undefined as never, 0)),
+      logger: false,
+      register: (instance) =>
+        instance.addHook('onRoute', (route) => {
+          const url = route.url.replace(/:(\w+)/g, '{$1}');
+          if (!url.startsWith('/v1/')) return;
+          for (const method of [route.method].flat()) {
+            if (method !== 'HEAD') enforced.set(`${method.toLowerCase()} ${url}`, route.config?.scope);
+          }
+        }),
+    });
+    await app.ready();
+    await app.close();
+    const documented = new Map<string, string>();
+    for (const [url, item] of Object.entries(document.paths as Record<string, Record<string, { 'x-required-scope'?: string; description?: string }>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (method === 'parameters') continue;
+        documented.set(`${method} ${url}`, operation['x-required-scope']!);
+        expect(operation.description).toContain(`Requires scope \`${operation['x-required-scope']}\`.`);
+      }
+    }
+    // Every scoped route is documented with its scope, and the document describes no other.
+    const scoped = new Map([...enforced].filter((entry): entry is [string, string] => entry[1] !== undefined));
+    expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(scoped));
+    expect(scoped.size).toBeGreaterThan(60);
+  });
 });
+

@@ -241,7 +241,7 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       if (item) entry.parameters = [{ $ref: '#/components/parameters/Id' }] as unknown as Schema;
       entry[method.toLowerCase()] = operationObject(resource.spec, operation, resource.scope ?? resource.spec.name);
     }
-    // Custom routes describe themselves; every operation gets the errors any call can meet.
+    // Custom routes describe themselves but for their scope; every operation gets the errors any call can meet.
     for (const route of resource.routes ?? []) {
       for (const spec of route.describes ?? []) Object.assign(schemas, recordSchemas(spec, ['get']));
       if (!route.openapi) continue;
@@ -255,7 +255,14 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
           status.startsWith('2') ? [status, { ...(response as Schema), headers: { ...RATE_HEADERS, ...((response as Schema).headers as Schema | undefined) } }] : [status, response],
         ),
       );
-      (paths[path] ??= {})[route.method.toLowerCase()] = { ...given, responses: { ...COMMON_ERRORS, ...bodyErrors, ...answers } };
+      // The scope it declares is the one the auth hook enforces; the document states it from there.
+      (paths[path] ??= {})[route.method.toLowerCase()] = {
+        ...given,
+        description: [given.description, `Requires scope \`${route.scope}\`.`].filter(Boolean).join(' '),
+        security: [{ apiKey: [] }],
+        'x-required-scope': route.scope,
+        responses: { ...COMMON_ERRORS, ...bodyErrors, ...answers },
+      };
     }
   }
   const responses = Object.fromEntries(

@@ -52,9 +52,7 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
         description:
           `Up to ${MAX_ENROLL_CONTACTS} \`contact_ids\`, or a \`pool_id\` (every member, however many). Contacts already in the flow ` +
           '(active or paused), unknown to the workspace, or whose address is suppressed (when the flow sends email) are listed, not enrolled. ' +
-          'Into a flow in any status but archived (409). Requires scope `flows:write`.',
-        'x-required-scope': 'flows:write',
-        security: [{ apiKey: [] }],
+          'Into a flow in any status but archived (409).',
         parameters: [{ $ref: '#/components/parameters/Id' }, { $ref: '#/components/parameters/IdempotencyKey' }],
         requestBody: {
           required: true,
@@ -125,9 +123,7 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
         summary: "A flow's analytics",
         description:
           '`enrollments` counts by status, `exits` counts by exit reason, `funnel` one item per node in graph order with the number of ' +
-          'enrollments that reached it. Requires scope `flows:read`.',
-        'x-required-scope': 'flows:read',
-        security: [{ apiKey: [] }],
+          'enrollments that reached it.',
         parameters: [{ $ref: '#/components/parameters/Id' }],
         responses: {
           '200': {
@@ -201,10 +197,7 @@ export function enrollmentRoutes(client: ServiceClient<FlowsServiceDefinition>, 
         operationId: 'listEnrollmentSteps',
         summary: "An enrollment's history",
         description:
-          'What the engine did for the enrollment (node, outcome, the ids of the email or task it created, when), newest first. ' +
-          'Requires scope `flows:read`.',
-        'x-required-scope': 'flows:read',
-        security: [{ apiKey: [] }],
+          'What the engine did for the enrollment (node, outcome, the ids of the email or task it created, when), newest first.',
         parameters: [
           { $ref: '#/components/parameters/Id' },
           { name: 'limit', in: 'query', description: 'Page size (default 50).', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: enrollmentSteps.maxLimit } },

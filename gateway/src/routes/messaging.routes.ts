@@ -39,9 +39,7 @@ export function contactTimelineRoutes(client: ServiceClient<MessagingServiceDefi
         summary: "A contact's timeline",
         description:
           'What happened with the contact, newest first: emails sent, their events (opens, clicks, replies, bounces, unsubscribes), ' +
-          'touchpoints logged by hand or automatic replies, calls, meetings booked, tasks created and completed. Requires scope `contacts:read`.',
-        'x-required-scope': 'contacts:read',
-        security: [{ apiKey: [] }],
+          'touchpoints logged by hand or automatic replies, calls, meetings booked, tasks created and completed.',
         parameters: [
           { $ref: '#/components/parameters/Id' },
           { name: 'limit', in: 'query', description: 'Page size (default 50).', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: TIMELINE_MAX_LIMIT } },
@@ -96,10 +94,7 @@ export function userPerformanceRoutes(client: ServiceClient<MessagingServiceDefi
         summary: "A user's performance",
         description:
           'Counts for the user over the window ending now: emails sent, and of those replied, opened and clicked (each email once; ' +
-          'opens and clicks flagged as automated are not counted), calls placed and their talk time, meetings booked, tasks completed. ' +
-          'Requires scope `users:read`.',
-        'x-required-scope': 'users:read',
-        security: [{ apiKey: [] }],
+          'opens and clicks flagged as automated are not counted), calls placed and their talk time, meetings booked, tasks completed.',
         parameters: [
           { $ref: '#/components/parameters/Id' },
           { name: 'window', in: 'query', description: 'The window ending now (default 30d).', schema: { type: 'string', enum: Object.keys(PERFORMANCE_WINDOWS) } },

@@ -19,13 +19,11 @@ export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>,
     return { workspace_id: principal.workspaceId, pool_id: poolId, contact_ids: contactIds, actor_user_id: principal.userId ?? '' };
   };
   const ids = (description: string) => idList(MAX_POOL_MEMBERS_PER_CALL, description);
-  const operation = (verb: 'add' | 'remove', scope: string) => ({
+  const operation = (verb: 'add' | 'remove') => ({
     tags: ['pools'],
     operationId: verb === 'add' ? 'addPoolMembers' : 'removePoolMembers',
     summary: verb === 'add' ? 'Add contacts to a pool' : 'Remove contacts from a pool',
-    description: `Up to ${MAX_POOL_MEMBERS_PER_CALL} contact ids in one transaction, one event. Requires scope \`${scope}\`.`,
-    'x-required-scope': scope,
-    security: [{ apiKey: [] }],
+    description: `Up to ${MAX_POOL_MEMBERS_PER_CALL} contact ids in one transaction, one event.`,
     parameters: [{ $ref: '#/components/parameters/Id' }, { $ref: '#/components/parameters/IdempotencyKey' }],
     requestBody: {
       required: true,
@@ -71,7 +69,7 @@ export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>,
       method: 'POST',
       path: '/:id/members',
       scope: 'pool_contacts:write',
-      openapi: operation('add', 'pool_contacts:write'),
+      openapi: operation('add'),
       handler: async (http, reply) => {
         const r = await client.call('AddPoolMembers', request(http), upstreamCallOptions(http, reply, deadlineMs));
         return {
@@ -83,7 +81,7 @@ export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>,
       method: 'DELETE',
       path: '/:id/members',
       scope: 'pool_contacts:delete',
-      openapi: operation('remove', 'pool_contacts:delete'),
+      openapi: operation('remove'),
       handler: async (http, reply) => {
         const r = await client.call('RemovePoolMembers', request(http), upstreamCallOptions(http, reply, deadlineMs));
         return {
