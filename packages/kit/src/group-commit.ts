@@ -1,5 +1,6 @@
-import { type CrmEvent, captureTraceContext, writeOutbox } from './events';
+import { type CrmEvent, captureTraceContext } from './events';
 import type { SqlClient, SqlQueryable } from './sql';
+import { createOutboxCommit } from './transaction';
 import { untraced } from './tracing';
 
 /**
@@ -57,6 +58,7 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
   const limit = options.limit ?? 64;
   const waiting: Waiting<T>[] = [];
   let draining = false;
+  const commitWithEvents = createOutboxCommit(options.db, options.afterCommit);
 
   /**
    * One group's transaction. It is untraced (it serves many traces); each item's events carry the
@@ -64,8 +66,8 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
    */
   async function commit(group: readonly Waiting<T>[]): Promise<void> {
     const traceOf = new Map<string, Record<string, string>>();
-    const events = await untraced(() =>
-      options.db.transaction(async (tx) => {
+    await untraced(() =>
+      commitWithEvents(async (tx) => {
         const written: CrmEvent[] = [];
         const items = group.map((w) => w.item);
         const eventsOf = 'writeAll' in options ? await options.writeAll(tx, items) : await sequentially(items, (item) => options.write(tx, item));
@@ -77,11 +79,9 @@ export function createGroupCommit<T>(options: GroupCommitOptions<T>): GroupCommi
             written.push(event);
           }
         });
-        await writeOutbox(tx, written, (event) => traceOf.get(event.id));
         return written;
-      }),
+      }, { traceOf: (event) => traceOf.get(event.id) }),
     );
-    if (events.length) options.afterCommit?.();
   }
 
   async function drain(): Promise<void> {

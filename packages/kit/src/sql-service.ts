@@ -64,8 +64,8 @@ export interface SqlServiceDefinition<S, P extends Peers = {}, C extends ConfigS
   config?: C;
   create(deps: SqlServiceDeps<P, C>): S;
   bindings(service: S, log: Logger): GrpcServiceBinding[];
-  /** Durable event consumers the service runs while it serves. */
-  consumers?(service: S, runtime: SqlServiceRuntime<C>): Promise<Subscription[]>;
+  /** Durable event consumers the service runs while it serves; `afterCommit` wakes the outbox relay. */
+  consumers?(service: S, runtime: SqlServiceRuntime<C> & { afterCommit: () => void }): Promise<Subscription[]>;
   /** Long-running loops (delivery, the engine), supervised while the service runs. */
   workers?(service: S, deps: SqlServiceDeps<P, C>): Worker[];
   /** Releases what `create` opened, after everything else has stopped. */
@@ -123,7 +123,7 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
     config: runtime.config,
   };
   const service = definition.create(deps);
-  const consumers = (await definition.consumers?.(service, runtime)) ?? [];
+  const consumers = (await definition.consumers?.(service, { ...runtime, afterCommit: deps.afterCommit })) ?? [];
   const workers = superviseWorkers(definition.workers?.(service, deps) ?? [], log, clock);
   const server = await startGrpcServer(runtime.grpcAddr, definition.bindings(service, log));
   relay.start();

@@ -1,4 +1,4 @@
-import { type CrmEvent, type EventBus, type SqlClient, type Subscription, isUuid } from '@crm/kit';
+import { type CrmEvent, type EventBus, type SqlClient, type Subscription, defineDurableConsumer, isUuid } from '@crm/kit';
 import { PeopleEvents } from '@crm/proto';
 
 /**
@@ -34,20 +34,15 @@ export function createContactDetach(db: SqlClient, now: () => Date = () => new D
   };
 }
 
-export const CONTACT_DELETIONS_DURABLE = 'activities-contact-deletions';
+export const contactDeletions = defineDurableConsumer({
+  name: 'activities-contact-deletions',
+  home: 'activities',
+  subjects: [PeopleEvents.ContactDeleted, PeopleEvents.OrganizationDeleted],
+});
 
-export function contactDeletionsDurableFor(schema: string): string {
-  // Deployments sharing a NATS server but not a database (test runs) each need every event.
-  return schema === 'activities' ? CONTACT_DELETIONS_DURABLE : `${CONTACT_DELETIONS_DURABLE}_${schema}`.slice(0, 64);
-}
-
-export function subscribeContactDeletions(bus: EventBus, db: SqlClient, durable: string): Promise<Subscription> {
+export function subscribeContactDeletions(bus: EventBus, db: SqlClient): Promise<Subscription> {
   const detach = createContactDetach(db);
-  return bus.subscribe({
-    durable,
-    subjects: [PeopleEvents.ContactDeleted, PeopleEvents.OrganizationDeleted],
-    handler: async (event) => {
-      await detach(event);
-    },
+  return contactDeletions.subscribe(bus, db.schema, async (event) => {
+    await detach(event);
   });
 }

@@ -2,7 +2,7 @@ import { directoryApi, userReference } from '@crm/directory-contract';
 import { type SqlServiceDefinition, withReferenceChecks } from '@crm/kit';
 import { contactReference, organizationReference, peopleApi } from '@crm/people-contract';
 import { activitiesGrpcBinding } from './activities.grpc';
-import { contactDeletionsDurableFor, subscribeContactDeletions } from './contact-deletions.consumer';
+import { subscribeContactDeletions } from './contact-deletions.consumer';
 import { type ActivitiesService, createActivitiesService } from './activities.service';
 import { migrations } from './migrations';
 
@@ -26,5 +26,5 @@ export const activitiesService: SqlServiceDefinition<ActivitiesService, { people
   },
   bindings: (service, log) => [activitiesGrpcBinding(service, log)],
   // A deleted contact's activities stay, without the contact (contact-deletions.consumer.ts).
-  consumers: async (_service, { bus, db }) => [await subscribeContactDeletions(bus, db, contactDeletionsDurableFor(db.schema))],
+  consumers: async (_service, { bus, db }) => [await subscribeContactDeletions(bus, db)],
 };

@@ -15,7 +15,7 @@ import {
 } from '@crm/kit';
 import { FlowsError, FlowsErrorCode, MAX_ENROLL_CONTACTS, enrollments } from '@crm/flows-contract';
 import type { MessagingServiceDefinition, PeopleServiceDefinition } from '@crm/proto';
-import { endEvent, exitEnrollments, insertSteps } from './enrollment-records';
+import { endEvent, exitEnrollments, insertSteps } from './engine/enrollment-records';
 import { type FlowCache, type LoadedFlow } from './engine/runnable-flow';
 import { type StepResult, enterFlow, newEnrollmentState } from './engine/step';
 

@@ -16,7 +16,7 @@ import { type FlowEngine, createFlowEngine } from './engine/flow-engine';
 import { type FlowCache, createFlowCache } from './engine/runnable-flow';
 import { createStepEffects } from './engine/step-effects';
 import { type Enrollments, createEnrollments } from './enrollments';
-import { createFlowEventsHandler } from './flow-events.consumer';
+import { createEnrollmentTriggers } from './enrollment-triggers.consumer';
 import { createFlowsStore } from './flows.store';
 import { graphOrder } from './graph';
 import { type SendCancelsWorker, createSendCancelsWorker } from './send-cancels.worker';
@@ -105,7 +105,7 @@ export function createFlowsService(deps: FlowsServiceDeps): FlowsService {
     enrollments,
     engine,
     cancels,
-    handleEvent: createFlowEventsHandler({ db, log, afterCommit, clock, onWake: () => engine.wake(), onExits }),
+    handleEvent: createEnrollmentTriggers({ db, log, afterCommit, clock, onWake: () => engine.wake(), onExits }),
 
     async analytics(workspaceId, flowId) {
       const flow = await cache.get(db, workspaceId, flowId);

@@ -15,7 +15,7 @@ import {
 } from '@crm/kit';
 import { FlowsError, FlowsErrorCode, flows } from '@crm/flows-contract';
 import type { MessagingServiceDefinition } from '@crm/proto';
-import { exitEnrollments } from './enrollment-records';
+import { exitEnrollments } from './engine/enrollment-records';
 import type { StoredNode } from './engine/runnable-flow';
 import { DEFAULT_CONTACT_TEST_FIELDS, graphOrder, parseFlowGraph, reconcileNodeIds } from './graph';
 import { parseSchedule } from './schedule/sending-schedule';

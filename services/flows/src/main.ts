@@ -3,7 +3,7 @@ import { activitiesApi } from '@crm/activities-contract';
 import { directoryApi, userReference } from '@crm/directory-contract';
 import { messagingApi } from '@crm/messaging-contract';
 import { peopleApi } from '@crm/people-contract';
-import { flowEventsDurableFor, subscribeFlowEvents } from './flow-events.consumer';
+import { enrollmentTriggers } from './enrollment-triggers.consumer';
 import { flowsGrpcBinding } from './flows.grpc';
 import { type FlowsService, createFlowsService } from './flows.service';
 import { migrations } from './migrations';
@@ -48,6 +48,6 @@ export const flowsService: SqlServiceDefinition<
     return { ...service, flows: withReferenceChecks(service.flows, { owner_id: userReference(peers.directory) }) };
   },
   bindings: (service, log) => [flowsGrpcBinding(service, log)],
-  consumers: async (service, { bus, db }) => [await subscribeFlowEvents(bus, service.handleEvent, flowEventsDurableFor(db.schema))],
+  consumers: async (service, { bus, db }) => [await enrollmentTriggers.subscribe(bus, db.schema, service.handleEvent)],
   workers: (service) => [service.engine, service.cancels],
 };

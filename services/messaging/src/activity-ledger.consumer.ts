@@ -1,4 +1,4 @@
-import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, isEventOf, isUuid, parseDateTime } from '@crm/kit';
+import { type CrmEvent, type Logger, type SqlClient, defineDurableConsumer, isEventOf, isUuid, parseDateTime } from '@crm/kit';
 import { ActivitiesEvents } from '@crm/proto';
 import { type LedgerEntry, recordLedger } from './ledger';
 
@@ -91,19 +91,8 @@ export function createActivityLedger({ db, log }: { db: SqlClient; log: Logger }
   };
 }
 
-export const ACTIVITY_LEDGER_DURABLE = 'messaging-engagement-ledger';
-export const ACTIVITY_LEDGER_SUBJECTS = [
-  ActivitiesEvents.CallLogged,
-  ActivitiesEvents.MeetingScheduled,
-  ActivitiesEvents.TaskCreated,
-  ActivitiesEvents.TaskCompleted,
-] as const;
-
-export function activityLedgerDurableFor(schema: string): string {
-  // Deployments sharing a NATS server but not a database (test runs) each need every event.
-  return schema === 'messaging' ? ACTIVITY_LEDGER_DURABLE : `${ACTIVITY_LEDGER_DURABLE}_${schema}`.slice(0, 64);
-}
-
-export function subscribeActivityLedger(bus: EventBus, apply: (event: CrmEvent) => Promise<void>, durable: string): Promise<Subscription> {
-  return bus.subscribe({ durable, subjects: [...ACTIVITY_LEDGER_SUBJECTS], handler: apply });
-}
+export const activityLedger = defineDurableConsumer({
+  name: 'messaging-engagement-ledger',
+  home: 'messaging',
+  subjects: [ActivitiesEvents.CallLogged, ActivitiesEvents.MeetingScheduled, ActivitiesEvents.TaskCreated, ActivitiesEvents.TaskCompleted],
+});

@@ -1,4 +1,4 @@
-import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, isEventOf, isUuid, parseDateTime, writeOutbox } from '@crm/kit';
+import { type CrmEvent, type Logger, type SqlClient, createOutboxCommit, defineDurableConsumer, isEventOf, isUuid, parseDateTime } from '@crm/kit';
 import { ActivitiesEvents } from '@crm/proto';
 import { recordTouchpoint } from './send-lifecycle.store';
 
@@ -9,6 +9,7 @@ import { recordTouchpoint } from './send-lifecycle.store';
  * redelivered event writes nothing. Events without a contact are not touchpoints.
  */
 export function createActivityTouchpoints({ db, log, afterCommit }: { db: SqlClient; log: Logger; afterCommit: () => void }) {
+  const commit = createOutboxCommit(db, afterCommit);
   return async function apply(event: CrmEvent): Promise<void> {
     if (!isUuid(event.workspace_id)) return;
     let input: Parameters<typeof recordTouchpoint>[2] | undefined;
@@ -50,22 +51,12 @@ export function createActivityTouchpoints({ db, log, afterCommit }: { db: SqlCli
       return;
     }
     const touch = input;
-    const events = await db.transaction(async (tx) => {
-      const written = await recordTouchpoint(tx, event.workspace_id, touch);
-      await writeOutbox(tx, written);
-      return written;
-    });
-    if (events.length) afterCommit();
+    await commit((tx) => recordTouchpoint(tx, event.workspace_id, touch));
   };
 }
 
-export const ACTIVITY_TOUCHPOINTS_DURABLE = 'messaging-activity-touchpoints';
-
-export function activityTouchpointsDurableFor(schema: string): string {
-  // Deployments sharing a NATS server but not a database (test runs) each need every event.
-  return schema === 'messaging' ? ACTIVITY_TOUCHPOINTS_DURABLE : `${ACTIVITY_TOUCHPOINTS_DURABLE}_${schema}`.slice(0, 64);
-}
-
-export function subscribeActivityTouchpoints(bus: EventBus, apply: (event: CrmEvent) => Promise<void>, durable: string): Promise<Subscription> {
-  return bus.subscribe({ durable, subjects: [ActivitiesEvents.CallLogged, ActivitiesEvents.MeetingScheduled], handler: apply });
-}
+export const activityTouchpoints = defineDurableConsumer({
+  name: 'messaging-activity-touchpoints',
+  home: 'messaging',
+  subjects: [ActivitiesEvents.CallLogged, ActivitiesEvents.MeetingScheduled],
+});

@@ -1,4 +1,4 @@
-import { type Clock, type CrmEvent, type SqlClient, createGroupCommit, writeOutbox } from '@crm/kit';
+import { type Clock, type CrmEvent, type SqlClient, createGroupCommit, createOutboxCommit } from '@crm/kit';
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
 import { type TrackingTokens, detectBot } from './mail';
 import { uncountBotEvents } from './ledger';
@@ -51,6 +51,7 @@ const RECENT_CLICKS_MS = 10_000;
 
 export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; clock: Clock; afterCommit: () => void }): Engagement {
   const { db, tokens, clock } = deps;
+  const commit = createOutboxCommit(db, deps.afterCommit);
   const unknown = () => new MessagingError(MessagingErrorCode.UnknownToken, 'no such tracking link');
   // Opens are the pixel's, the hot path of a campaign: recorded in groups (kit's group commit) of a
   // few statements whatever their size, each answered once its group committed. Clicks and
@@ -95,14 +96,12 @@ export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; 
         return { url, isBot: open.input.isBot };
       }
       let isBot = false;
-      const events: CrmEvent[] = await db.transaction(async (tx) => {
+      await commit(async (tx) => {
         if (claim.kind === 'unsubscribe') {
           // One unsubscribe per address: the page's button and a mail client's one-click POST, or
           // two sends' links, record it once.
           if (!(await suppress(tx, send, 'unsubscribed'))) return [];
-          const recorded = await recordEmailEvent(tx, send, { type: 'unsubscribe', occurredAt: now, userAgent: request.userAgent });
-          await writeOutbox(tx, recorded.events);
-          return recorded.events;
+          return (await recordEmailEvent(tx, send, { type: 'unsubscribe', occurredAt: now, userAgent: request.userAgent })).events;
         }
         const recent =
           claim.kind === 'click'
@@ -139,11 +138,8 @@ export function createEngagement(deps: { db: SqlClient; tokens: TrackingTokens; 
           ]);
           await uncountBotEvents(tx, send.workspace_id, verdict.burstClickIds);
         }
-        const recorded = await recordEmailEvent(tx, send, { type: claim.kind, occurredAt: now, isBot, url: url ?? null, userAgent: request.userAgent });
-        await writeOutbox(tx, recorded.events);
-        return recorded.events;
+        return (await recordEmailEvent(tx, send, { type: claim.kind, occurredAt: now, isBot, url: url ?? null, userAgent: request.userAgent })).events;
       });
-      if (events.length) deps.afterCommit();
       return { url, isBot };
     },
 

@@ -2,8 +2,8 @@ import { type SqlServiceDefinition, createMemorySendQuota, createRedis, createRe
 import { directoryApi } from '@crm/directory-contract';
 import { peopleApi } from '@crm/people-contract';
 import type { Redis } from 'ioredis';
-import { activityLedgerDurableFor, createActivityLedger, subscribeActivityLedger } from './activity-ledger.consumer';
-import { activityTouchpointsDurableFor, createActivityTouchpoints, subscribeActivityTouchpoints } from './activity-touchpoints.consumer';
+import { activityLedger, createActivityLedger } from './activity-ledger.consumer';
+import { activityTouchpoints, createActivityTouchpoints } from './activity-touchpoints.consumer';
 import { inboundSmtpWorker } from './inbound/inbound-smtp.worker';
 import { messagingGrpcBinding } from './messaging.grpc';
 import { type MessagingService, createMessagingService } from './messaging.service';
@@ -71,9 +71,9 @@ export const messagingService: SqlServiceDefinition<MessagingService, { people: 
     return service;
   },
   bindings: (service, log) => [messagingGrpcBinding(service, log)],
-  consumers: async (service, { bus, db, log }) => [
-    await subscribeActivityTouchpoints(bus, createActivityTouchpoints({ db, log, afterCommit: () => undefined }), activityTouchpointsDurableFor(db.schema)),
-    await subscribeActivityLedger(bus, createActivityLedger({ db, log }), activityLedgerDurableFor(db.schema)),
+  consumers: async (service, { bus, db, log, afterCommit }) => [
+    await activityTouchpoints.subscribe(bus, db.schema, createActivityTouchpoints({ db, log, afterCommit })),
+    await activityLedger.subscribe(bus, db.schema, createActivityLedger({ db, log })),
   ],
   workers: (service, { config, log }) => [
     service.delivery,

@@ -10,10 +10,10 @@ import {
   type SendQuota,
   type ServiceClient,
   type SqlClient,
+  createOutboxCommit,
   createResourceStore,
   withReferenceChecks,
   messageToRecord,
-  writeOutbox,
 } from '@crm/kit';
 import {
   MessagingError,
@@ -124,6 +124,7 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
   const senders = deps.senders ?? createSenderDirectory(deps.directory);
   const transports = deps.transports ?? createTransports({ senders, smtpUrl: settings.smtpUrl, mailDir: path.join(settings.dataDir, 'mail'), log });
   const common = { db, cursors, afterCommit };
+  const commit = createOutboxCommit(db, afterCommit);
 
   const sentEmailStore = createResourceStore({
     ...common,
@@ -290,8 +291,7 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
     },
 
     async cancel(workspaceId, sentEmailId, reason) {
-      let outcome = { canceled: false, status: 'unknown' };
-      const events = await db.transaction(async (tx) => {
+      const { value } = await commit.outcome(async (tx) => {
         const send = await findSend(tx, sentEmailId, true);
         if (!send || send.workspace_id !== workspaceId) throw CrmError.notFound('sent_email');
         const { rows } = await tx.query<{ state: string }>(
@@ -299,17 +299,10 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
           [workspaceId, sentEmailId],
         );
         // Handed over to the SMTP server already (or finished): too late to recall.
-        if (send.status !== 'queued' || rows[0]?.state === 'committed') {
-          outcome = { canceled: false, status: send.status };
-          return [];
-        }
-        outcome = { canceled: true, status: 'failed' };
-        const written = await markFailed(tx, send, `canceled: ${reason}`.slice(0, 255));
-        await writeOutbox(tx, written);
-        return written;
+        if (send.status !== 'queued' || rows[0]?.state === 'committed') return { value: { canceled: false, status: send.status }, events: [] };
+        return { value: { canceled: true, status: 'failed' }, events: await markFailed(tx, send, `canceled: ${reason}`.slice(0, 255)) };
       });
-      if (events.length) afterCommit();
-      return outcome;
+      return value;
     },
 
     // The ledger keeps rows of deleted contacts (they are history): the contact, or the user, must

@@ -3,8 +3,8 @@ import { TEST_NATS_URL, expectEventually, serviceAvailable, sqlBackends } from '
 import { ActivitiesEvents, MessagingEvents, PeopleEvents } from '@crm/proto';
 import fc from 'fast-check';
 import {
-  activityDurableFor,
   interpretActivity,
+  activityTimestampsConsumer,
   subscribeActivityTimestamps,
 } from './activity-timestamps.consumer';
 import { type PeopleHarness, openPeople } from './testing/harness';
@@ -72,7 +72,7 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
     beforeAll(async () => {
       bus = await busCase.open();
       h = await openPeople(backend, 't_activity', { bus });
-      consumer = await subscribeActivityTimestamps(bus, h.people.activity, activityDurableFor(h.db.schema));
+      consumer = await subscribeActivityTimestamps(bus, h.people.activity, h.db.schema);
     });
     afterAll(async () => {
       await consumer.stop();
@@ -82,7 +82,7 @@ describe.each(sqlBackends())('activity timestamps consumed on $name', (backend) 
         const { jetstreamManager } = await import('@nats-io/jetstream');
         const nc = await connect({ servers: TEST_NATS_URL });
         const jsm = await jetstreamManager(nc);
-        for (const durable of [activityDurableFor(h.db.schema), `t_activity-observer-${h.db.schema}`.slice(0, 64)]) {
+        for (const durable of [activityTimestampsConsumer.durableFor(h.db.schema), `t_activity-observer-${h.db.schema}`.slice(0, 64)]) {
           await jsm.consumers.delete('CRM', durable).catch(() => undefined);
         }
         await nc.close();

@@ -1,4 +1,4 @@
-import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, createGroupCommit, isUuid, newEvent, parseDateTime } from '@crm/kit';
+import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, createGroupCommit, defineDurableConsumer, isUuid, newEvent, parseDateTime } from '@crm/kit';
 import { ActivitiesEvents, type EventData, MessagingEvents, PeopleEvents } from '@crm/proto';
 
 /**
@@ -218,27 +218,17 @@ export function createActivityTimestamps({ db, log, afterCommit }: { db: SqlClie
   };
 }
 
-/** The durable consumer: one per people deployment (schema), acknowledging after the commit. */
-export const ACTIVITY_DURABLE = 'people-activity-timestamps';
+/** The durable consumer, acknowledging after the commit. */
+export const activityTimestampsConsumer = defineDurableConsumer({
+  name: 'people-activity-timestamps',
+  home: 'people',
+  subjects: ACTIVITY_SUBJECTS,
+  // Enough events at once to fill a group while the previous one commits.
+  concurrency: ACTIVITY_GROUP_LIMIT,
+});
 
-export function activityDurableFor(schema: string): string {
-  // Deployments sharing a NATS server but not a database (test runs, benchmarks) each need every
-  // event, so each gets its own durable; the default schema keeps the plain name.
-  return schema === 'people' ? ACTIVITY_DURABLE : `${ACTIVITY_DURABLE}_${schema}`.slice(0, 64);
-}
-
-export function subscribeActivityTimestamps(
-  bus: EventBus,
-  timestamps: ActivityTimestamps,
-  durable: string = ACTIVITY_DURABLE,
-): Promise<Subscription> {
-  return bus.subscribe({
-    durable,
-    subjects: [...ACTIVITY_SUBJECTS],
-    // Enough events at once to fill a group while the previous one commits.
-    concurrency: ACTIVITY_GROUP_LIMIT,
-    handler: async (event) => {
-      await timestamps.apply(event);
-    },
+export function subscribeActivityTimestamps(bus: EventBus, timestamps: ActivityTimestamps, schema: string): Promise<Subscription> {
+  return activityTimestampsConsumer.subscribe(bus, schema, async (event) => {
+    await timestamps.apply(event);
   });
 }

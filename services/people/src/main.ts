@@ -1,6 +1,6 @@
 import { directoryApi, userReference } from '@crm/directory-contract';
 import { type SqlServiceDefinition, withReferenceChecks } from '@crm/kit';
-import { activityDurableFor, subscribeActivityTimestamps } from './activity-timestamps.consumer';
+import { subscribeActivityTimestamps } from './activity-timestamps.consumer';
 import { migrations } from './migrations';
 import { peopleGrpcBinding } from './people.grpc';
 import { type PeopleService, createPeopleService } from './people.service';
@@ -20,5 +20,5 @@ export const peopleService: SqlServiceDefinition<PeopleService, { directory: typ
     return { ...service, contacts: withReferenceChecks(service.contacts, owner), pools: withReferenceChecks(service.pools, owner) };
   },
   bindings: (service, log) => [peopleGrpcBinding(service, log)],
-  consumers: async (service, { bus, db }) => [await subscribeActivityTimestamps(bus, service.activity, activityDurableFor(db.schema))],
+  consumers: async (service, { bus, db }) => [await subscribeActivityTimestamps(bus, service.activity, db.schema)],
 };

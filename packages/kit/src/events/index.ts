@@ -17,6 +17,7 @@ export {
   type Subscription,
 } from './event-bus';
 export { captureTraceContext } from './event-tracing';
+export { defineDurableConsumer, type DurableConsumer, type DurableConsumerOptions } from './durable-consumer';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus';
 export { createNatsBus, type NatsBusOptions } from './nats-bus';
 export {

@@ -2,9 +2,11 @@ import {
   type Clock,
   type CrmEvent,
   type Logger,
+  type Outcome,
   type SqlClient,
   type SqlQueryable,
   type Worker,
+  createOutboxCommit,
   createWaker,
   mapLimit,
   observeGauges,
@@ -12,9 +14,8 @@ import {
   recordHistogram,
   untraced,
   withStoredTrace,
-  writeOutbox,
 } from '@crm/kit';
-import { STATE_COLUMNS, type StateRow, stateOf, writeResults } from '../enrollment-records';
+import { STATE_COLUMNS, type StateRow, stateOf, writeResults } from './enrollment-records';
 import { type FlowCache, flowKey } from './runnable-flow';
 import { type EnrollmentState, type RunnableFlow, type StepEffects, type StepResult, runDueSteps } from './step';
 
@@ -82,6 +83,7 @@ export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
   const { db, clock, log } = options;
   const concurrency = options.concurrency ?? options.batchSize;
   const waker = createWaker(clock);
+  const commit = createOutboxCommit(db, options.afterCommit);
 
   /** One enrollment's due steps, as a span of the trace that enrolled it. */
   function runSteps(row: ClaimedRow, flow: RunnableFlow, state: EnrollmentState, now: Date, effects: StepEffects): Promise<StepResult> {
@@ -94,9 +96,9 @@ export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
   }
 
   /** Claims due enrollments, runs them, and writes what they did; inside the round's transaction. */
-  async function claimAndRun(tx: SqlQueryable, now: Date): Promise<{ worked: number; results: StepResult[]; events: CrmEvent[] }> {
+  async function claimAndRun(tx: SqlQueryable, now: Date): Promise<Outcome<{ worked: number; results: StepResult[] }>> {
     const { rows } = await tx.query<ClaimedRow>(CLAIM_DUE_SQL, [now.toISOString(), options.batchSize]);
-    if (!rows.length) return { worked: 0, results: [], events: [] };
+    if (!rows.length) return { value: { worked: 0, results: [] }, events: [] };
     const flows = await options.flows.load(
       tx,
       rows.map((r) => ({ workspaceId: r.workspace_id, id: r.flow_id, version: new Date(r.flow_version).toISOString() })),
@@ -115,16 +117,15 @@ export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
       }
     });
     const ran = results.filter((r): r is StepResult => r !== undefined);
-    const events = await writeResults(tx, ran, now);
-    await writeOutbox(tx, events);
-    return { worked: rows.length, results: ran, events };
+    return { value: { worked: rows.length, results: ran }, events: await writeResults(tx, ran, now) };
   }
 
   async function round(): Promise<number> {
     const now = clock.now();
     // The round itself is untraced (it polls); each enrollment's steps are a span of its own trace.
-    const { worked, results, events } = await untraced(() => db.transaction((tx) => claimAndRun(tx, now)));
-    if (events.length) options.afterCommit();
+    const {
+      value: { worked, results },
+    } = await untraced(() => commit.outcome((tx) => claimAndRun(tx, now)));
     // Counted once committed: a round rolled back repeats its steps, and they count then.
     for (const result of results) {
       for (const step of result.steps) {

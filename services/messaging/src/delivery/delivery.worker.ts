@@ -8,6 +8,7 @@ import {
   type Worker,
   backoffMs,
   createGroupCommit,
+  createOutboxCommit,
   createWaker,
   newId,
   observeGauges,
@@ -16,7 +17,6 @@ import {
   untraced,
   withClientSpan,
   withStoredTrace,
-  writeOutbox,
 } from '@crm/kit';
 import { buildMessage, insertOpenPixel, rewriteLinks, smtpRefusal, type TrackingTokens, trackingUrl } from '../mail';
 import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, markSentAll, sendLockOrder, sendRow, suppressionColumn } from '../send-lifecycle.store';
@@ -113,15 +113,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const pollMs = options.pollMs ?? 1_000;
   const waker = createWaker(clock);
 
-  /** Commits work and its events together, and wakes the relay. */
-  async function commit(work: (tx: SqlQueryable) => Promise<CrmEvent[]>): Promise<void> {
-    const events = await db.transaction(async (tx) => {
-      const written = await work(tx);
-      await writeOutbox(tx, written);
-      return written;
-    });
-    if (events.length) options.afterCommit();
-  }
+  const commit = createOutboxCommit(db, options.afterCommit);
 
   /**
    * Sends accepted by their server are recorded `sent` in groups (kit's group commit): a burst of

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, addCount, writeOutbox } from '@crm/kit';
+import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, addCount, createOutboxCommit } from '@crm/kit';
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
 import { InboundError, type InboundMail, createMailClassifier } from './mail-classifier';
 import { type SendRow, findSend, markBounced, recordEmailEvent, recordTouchpoint } from '../send-lifecycle.store';
@@ -48,14 +48,10 @@ export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: 
     return rows.length > 0;
   }
 
+  const commitWithEvents = createOutboxCommit(db, deps.afterCommit);
+  /** Commits the message's effects, once: a message handled before changes nothing. */
   async function commit(workspaceId: string, mail: InboundMail, raw: Buffer, work: (tx: SqlQueryable) => Promise<CrmEvent[]>): Promise<void> {
-    const events = await db.transaction(async (tx) => {
-      if (!(await firstTime(tx, workspaceId, mail, raw))) return [];
-      const written = await work(tx);
-      await writeOutbox(tx, written);
-      return written;
-    });
-    if (events.length) deps.afterCommit();
+    await commitWithEvents(async (tx) => ((await firstTime(tx, workspaceId, mail, raw)) ? work(tx) : []));
   }
 
   const counted = (kind: IngestResult['kind'] | 'malformed') => addCount('crm.mail.inbound', 1, { 'crm.mail.inbound.kind': kind });

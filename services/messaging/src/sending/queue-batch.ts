@@ -4,16 +4,15 @@ import {
   type CrmEvent,
   type WriteContext,
   claimIdempotencyKeys,
+  createOutboxCommit,
   existingIdempotencyKeys,
   idempotencyPair,
   mapLimit,
-  pgErrorOf,
   recordIdempotentAnswers,
   storedIdempotencyKey,
   translateDbError,
   withIdempotencyKey,
   withStoredTrace,
-  writeOutbox,
 } from '@crm/kit';
 import { sentEmails } from '@crm/messaging-contract';
 import { type Prepared, type QueueOptions, type SendPreparation, type SendsDeps, insertDeliveries, lookupsFor } from './prepare-send';
@@ -55,6 +54,7 @@ export function createQueueBatch(
   queue: (ctx: WriteContext, body: unknown, options: QueueOptions) => Promise<ApiRecord>,
 ): (sends: readonly KeyedSend[]) => Promise<QueueOutcome[]> {
   const { store } = deps;
+  const commit = createOutboxCommit(deps.db, deps.afterCommit);
   const { prepare, reserve, release } = preparation;
 
   /**
@@ -63,9 +63,9 @@ export function createQueueBatch(
    */
   async function writeBatch(sends: readonly { send: Prepared; key: BatchIdempotencyKey }[]): Promise<{ written: Map<string, ApiRecord>; lost: Prepared[] }> {
     const traceBySend = new Map(sends.map(({ send }) => [send.id, send.trace]));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { written, lost, events } = await deps.db.transaction(async (tx) => {
+    try {
+      const { value } = await commit.outcome(
+        async (tx) => {
           const claimed = await claimIdempotencyKeys(tx, sends.map((s) => s.key));
           const mine = sends.filter((s) => claimed.has(idempotencyPair(s.key)));
           const { records, events } = await store.insertMany(
@@ -74,21 +74,16 @@ export function createQueueBatch(
           );
           await insertDeliveries(tx, mine.map((s) => s.send));
           await recordIdempotentAnswers(tx, mine.map((s, n) => ({ key: s.key, answer: records[n] })));
-          await writeOutbox(tx, events, (event: CrmEvent<object>) => traceBySend.get(String((event.data as { sent_email_id?: unknown }).sent_email_id)));
-          return {
-            written: new Map(mine.map((s, n) => [s.send.id, records[n]!])),
-            lost: sends.filter((s) => !claimed.has(idempotencyPair(s.key))).map((s) => s.send),
-            events,
-          };
-        });
-        if (events.length) deps.afterCommit();
-        if (written.size) deps.wake();
-        return { written, lost };
-      } catch (error) {
-        const code = pgErrorOf(error)?.code;
-        if ((code === '40001' || code === '40P01') && attempt < 3) continue;
-        translateDbError(sentEmails, error);
-      }
+          const written = new Map(mine.map((s, n) => [s.send.id, records[n]!]));
+          const lost = sends.filter((s) => !claimed.has(idempotencyPair(s.key))).map((s) => s.send);
+          return { value: { written, lost }, events };
+        },
+        { traceOf: (event: CrmEvent<object>) => traceBySend.get(String((event.data as { sent_email_id?: unknown }).sent_email_id)) },
+      );
+      if (value.written.size) deps.wake();
+      return value;
+    } catch (error) {
+      translateDbError(sentEmails, error);
     }
   }
 

@@ -1,6 +1,6 @@
 import { type CrmEvent, type SqlQueryable, newEvent, newId } from '@crm/kit';
 import { FlowsEvents } from '@crm/proto';
-import type { EnrollmentEnd, EnrollmentState, ExitReason, StepRecord, StepResult } from './engine/step';
+import type { EnrollmentEnd, EnrollmentState, ExitReason, StepRecord, StepResult } from './step';
 
 /**
  * The enrollment rows as the engine and the consumers write them: a step's result, its history

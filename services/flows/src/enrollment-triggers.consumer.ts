@@ -1,6 +1,6 @@
-import { type CrmEvent, type EventBus, type Logger, type SqlClient, type Subscription, isEventOf, isUuid, writeOutbox } from '@crm/kit';
+import { type CrmEvent, type Logger, type SqlClient, createOutboxCommit, defineDurableConsumer, isEventOf, isUuid } from '@crm/kit';
 import { ActivitiesEvents, MessagingEvents, PeopleEvents } from '@crm/proto';
-import { type ExitReason, exitEnrollments } from './enrollment-records';
+import { type ExitReason, exitEnrollments } from './engine/enrollment-records';
 
 /**
  * What the flows context does with other contexts' events (services/flows/README.md, "Events"),
@@ -15,7 +15,7 @@ import { type ExitReason, exitEnrollments } from './enrollment-records';
  *   branch signals, which wake a branch waiting for them;
  * - a task of an enrollment completed (or deleted): its step is done and the enrollment moves on.
  */
-export interface FlowEventsDeps {
+export interface EnrollmentTriggersDeps {
   db: SqlClient;
   log: Logger;
   afterCommit: () => void;
@@ -28,19 +28,13 @@ export interface FlowEventsDeps {
 
 const uuid = (value: unknown): string | undefined => (typeof value === 'string' && isUuid(value) ? value.toLowerCase() : undefined);
 
-export function createFlowEventsHandler(deps: FlowEventsDeps): (event: CrmEvent) => Promise<void> {
+export function createEnrollmentTriggers(deps: EnrollmentTriggersDeps): (event: CrmEvent) => Promise<void> {
   const { db } = deps;
+  const commit = createOutboxCommit(db, deps.afterCommit);
 
   async function exit(workspaceId: string, selector: { contactId: string; flowId?: string }, reason: ExitReason): Promise<void> {
-    const events = await db.transaction(async (tx) => {
-      const exited = await exitEnrollments(tx, workspaceId, selector, reason, deps.clock.now());
-      await writeOutbox(tx, exited);
-      return exited;
-    });
-    if (events.length) {
-      deps.afterCommit();
-      deps.onExits();
-    }
+    const exited = await commit((tx) => exitEnrollments(tx, workspaceId, selector, reason, deps.clock.now()));
+    if (exited.length) deps.onExits();
   }
 
   async function signal(workspaceId: string, enrollmentId: string, sentEmailId: string, kind: 'opened' | 'clicked' | 'replied', at: string): Promise<void> {
@@ -128,21 +122,15 @@ export function createFlowEventsHandler(deps: FlowEventsDeps): (event: CrmEvent)
   };
 }
 
-export const FLOW_EVENTS_SUBJECTS = [
-  MessagingEvents.EmailEventRecorded,
-  ActivitiesEvents.MeetingScheduled,
-  ActivitiesEvents.TaskCompleted,
-  ActivitiesEvents.TaskDeleted,
-  PeopleEvents.ContactDeleted,
-] as const;
-
-export const FLOW_EVENTS_DURABLE = 'flows-engine-events';
-
-export function flowEventsDurableFor(schema: string): string {
-  // Deployments sharing a NATS server but not a database (test runs) each need every event.
-  return schema === 'flows' ? FLOW_EVENTS_DURABLE : `${FLOW_EVENTS_DURABLE}_${schema}`.slice(0, 64);
-}
-
-export function subscribeFlowEvents(bus: EventBus, handle: (event: CrmEvent) => Promise<void>, durable: string): Promise<Subscription> {
-  return bus.subscribe({ durable, subjects: [...FLOW_EVENTS_SUBJECTS], handler: handle });
-}
+/** The durable `flows-engine-events`: the events above, from every other context. */
+export const enrollmentTriggers = defineDurableConsumer({
+  name: 'flows-engine-events',
+  home: 'flows',
+  subjects: [
+    MessagingEvents.EmailEventRecorded,
+    ActivitiesEvents.MeetingScheduled,
+    ActivitiesEvents.TaskCompleted,
+    ActivitiesEvents.TaskDeleted,
+    PeopleEvents.ContactDeleted,
+  ],
+});
