@@ -4,6 +4,7 @@ import { peopleApi } from '@crm/people-contract';
 import type { Redis } from 'ioredis';
 import { activityLedger, createActivityLedger } from './activity-ledger.consumer';
 import { activityTouchpoints, createActivityTouchpoints } from './activity-touchpoints.consumer';
+import { contactDeletions, createContactDeletions } from './contact-deletions.consumer';
 import { inboundSmtpWorker } from './inbound/inbound-smtp.worker';
 import { messagingGrpcBinding } from './messaging.grpc';
 import { type MessagingService, createMessagingService } from './messaging.service';
@@ -74,6 +75,7 @@ export const messagingService: SqlServiceDefinition<MessagingService, { people: 
   consumers: async (service, { bus, db, log, afterCommit }) => [
     await activityTouchpoints.subscribe(bus, db.schema, createActivityTouchpoints({ db, log, afterCommit })),
     await activityLedger.subscribe(bus, db.schema, createActivityLedger({ db, log })),
+    await contactDeletions.subscribe(bus, db.schema, createContactDeletions({ db, log, afterCommit })),
   ],
   workers: (service, { config, log }) => [
     service.delivery,

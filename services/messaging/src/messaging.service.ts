@@ -35,7 +35,8 @@ import { type Engagement, createEngagement } from './engagement';
 import { type Inbound, createInbound } from './inbound/ingest';
 import { type TemplateRenderer, TemplateError, type TrackingTokens, createTemplateRenderer, createTrackingTokens } from './mail';
 import { type Performance, type TimelineItem, readPerformance, readTimeline, recordLedger } from './ledger';
-import { findSend, markFailed, touchpointEntry } from './send-lifecycle.store';
+import { findSend, touchpointEntry } from './send-lifecycle.store';
+import { cancelQueuedSend } from './sending/cancel-send';
 import { type SenderDirectory, createSenderDirectory } from './sender-directory';
 import { type Sends, createSends } from './sending/queue-send';
 
@@ -294,13 +295,8 @@ export function createMessagingService(deps: MessagingServiceDeps): MessagingSer
       const { value } = await commit.outcome(async (tx) => {
         const send = await findSend(tx, sentEmailId, true);
         if (!send || send.workspace_id !== workspaceId) throw CrmError.notFound('sent_email');
-        const { rows } = await tx.query<{ state: string }>(
-          `SELECT state FROM deliveries WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid FOR UPDATE`,
-          [workspaceId, sentEmailId],
-        );
-        // Handed over to the SMTP server already (or finished): too late to recall.
-        if (send.status !== 'queued' || rows[0]?.state === 'committed') return { value: { canceled: false, status: send.status }, events: [] };
-        return { value: { canceled: true, status: 'failed' }, events: await markFailed(tx, send, `canceled: ${reason}`.slice(0, 255)) };
+        const { canceled, status, events } = await cancelQueuedSend(tx, send, reason);
+        return { value: { canceled, status }, events };
       });
       return value;
     },
