@@ -103,7 +103,8 @@ export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: 
             direction: 'inbound',
             status: 'completed',
             subject: mail.subject || null,
-            summary: `Automatic reply: ${mail.text.slice(0, 400)}`,
+            // An auto-reply may have no body at all: its Subject then says what it is.
+            summary: `Automatic reply: ${squash(mail.text) || mail.subject || '(no text)'}`.slice(0, 400),
             occurredAt: at,
             source: 'inbound_email',
             sourceId: send.id,
@@ -140,3 +141,6 @@ export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: 
     },
   };
 }
+
+/** Text on one line, as a summary shows it. */
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();

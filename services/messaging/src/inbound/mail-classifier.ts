@@ -1,3 +1,4 @@
+import { compile } from 'html-to-text';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { type DsnRecipient, type BounceSeverity, deliveryReport, dsnSeverity, isMailDomain, messageIdsIn, sentEmailIdFromMessageId, sentEmailIdFromVerp } from '../mail';
 
@@ -218,7 +219,7 @@ function classify(
     };
   }
 
-  const text = parsed.text ?? '';
+  const text = bodyText(parsed);
   const linkedIds = unique([...verpIds, ...referencedIds]);
   const markers = autoReplyMarkers(headers, linkedIds.length > 0 || referencedMessageIds.length > 0);
   if (markers.length > 0) {
@@ -232,6 +233,17 @@ function classify(
     return { ...common, kind: 'reply', sentEmailIds: referencedIds, referencedMessageIds, text, replyText: stripQuoted(text) };
   }
   return { ...common, kind: 'unmatched', reason: 'neither a reply, an auto-reply nor a delivery report' };
+}
+
+/**
+ * Text a mail without a text part (or with an empty one) still has its words in its HTML:
+ * mailparser derives text from a lone HTML part, but not from one inside multipart/related (an
+ * HTML reply with an inline image), which is how many clients send HTML-only mail.
+ */
+const htmlToText = compile({ wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }, { selector: 'a', options: { ignoreHref: true } }] });
+function bodyText(parsed: ParsedMail): string {
+  if (parsed.text?.trim()) return parsed.text;
+  return typeof parsed.html === 'string' && parsed.html ? htmlToText(parsed.html) : (parsed.text ?? '');
 }
 
 function commonFields(parsed: ParsedMail): InboundCommon {
