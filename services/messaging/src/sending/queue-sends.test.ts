@@ -177,7 +177,9 @@ describe.each(sqlBackends())('QueueSends on $name', (backend) => {
     const reply = await h.messaging.service.sentEmails.get(h.workspaceId, ids[3]!);
     expect(reply.subject).toBe('First');
     const owned = await h.messaging.service.sentEmails.get(h.workspaceId, ids[1]!);
-    expect(owned).toMatchObject({ subject: 'Hello Owen', from_email: 'ana@acme.test', owner_id: h.userId, status: 'queued' });
+    // Written queued (its sent_email.queued event below); the delivery worker may already have
+    // tried it against the closed port, so its status now is not asserted.
+    expect(owned).toMatchObject({ subject: 'Hello Owen', from_email: 'ana@acme.test', owner_id: h.userId });
     await expectEventually(() => {
       const queued = h.eventsOf(MessagingEvents.SentEmailQueued).filter((e) => ids.includes(String((e.data as { sent_email_id: string }).sent_email_id)));
       expect(queued).toHaveLength(4);
