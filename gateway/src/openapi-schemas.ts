@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, MAX_CURSOR_LENGTH } from '@crm/kit';
+import { EMAIL_LIMITS, EMAIL_PATTERN, MAX_CURSOR_LENGTH } from '@crm/kit';
 
 /**
  * The schemas the OpenAPI description repeats, each with the exact limits the gateway enforces
@@ -15,8 +15,11 @@ export const MAX_ERROR_MESSAGE = 1_000;
  * every store keeps as sent; unpaired surrogates, refused too, are not expressible as a pattern).
  */
 export const TEXT_PATTERN = '^(?!\\uFEFF)[^\\u0000]*$';
-/** A search term: free text without control characters (kit's parseListQuery; gateway/README.md, Query strings). */
-export const SEARCH_PATTERN = '^(?!\\uFEFF)[^\\u0000-\\u001F\\u007F]*$';
+/**
+ * A search term: free text without control characters, not blank (kit's parseListQuery trims by
+ * the same whitespace `\s` matches; gateway/README.md, Query strings).
+ */
+export const SEARCH_PATTERN = '^(?!\\uFEFF)(?=[\\s\\S]*\\S)[^\\u0000-\\u001F\\u007F]*$';
 
 export const UUID: Schema = { type: 'string', format: 'uuid', minLength: 36, maxLength: 36 };
 
@@ -28,8 +31,21 @@ export const DATE_TIME: Schema = {
   description: 'RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.',
 };
 
-/** idn-email with the exact pattern enforced: `email` would refuse the Unicode addresses the API takes. */
-export const email = (maxLength = 254): Schema => ({ type: 'string', format: 'idn-email', pattern: EMAIL_PATTERN.source, maxLength });
+/**
+ * idn-email with the exact pattern enforced: `email` would refuse the Unicode addresses the API
+ * takes. A pattern counts characters, not octets, so RFC 5321's limits (kit's EMAIL_LIMITS) are
+ * stated in the description; maxLength is the whole address's limit, since 254 octets are never
+ * more than 254 characters.
+ */
+export const email = (maxLength: number = EMAIL_LIMITS.address): Schema => ({
+  type: 'string',
+  format: 'idn-email',
+  pattern: EMAIL_PATTERN.source,
+  maxLength: Math.min(maxLength, EMAIL_LIMITS.address),
+  description:
+    `RFC 5321 limits, counted in UTF-8 octets: a local part of at most ${EMAIL_LIMITS.localPart}, ` +
+    `domain labels of at most ${EMAIL_LIMITS.label} each, at most ${EMAIL_LIMITS.address} in all.`,
+});
 
 /** A page's cursor: opaque, signed, base64url (kit's cursor codec refuses anything else). */
 export const CURSOR: Schema = { type: 'string', minLength: 3, maxLength: MAX_CURSOR_LENGTH, pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' };

@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { parseListQuery } from '@crm/kit';
+import { contacts } from '@crm/people-contract';
 import { buildApp } from './app';
 import { CONTEXTS } from './contexts';
 import { describeApi } from './openapi';
@@ -39,11 +41,30 @@ describe('OpenAPI description', () => {
     expect(document.paths['/v1/pools/{id}/members'].delete['x-required-scope']).toBe('pool_contacts:delete');
   });
 
+  test('q: the schema admits exactly the terms the gateway accepts, whatever their length', () => {
+    const q = document.paths['/v1/contacts'].get.parameters.find((p: { name: string }) => p.name === 'q');
+    const pattern = new RegExp(q.schema.pattern, 'u');
+    const described = (term: string) => pattern.test(term) && [...term].length >= q.schema.minLength && [...term].length <= q.schema.maxLength;
+    const accepted = (term: string) => {
+      try {
+        parseListQuery(contacts, { q: term });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const term of ['a', 'ø', '😀', 'Li', ' a ', '%_', 'Ann', 'x'.repeat(200), '😀'.repeat(200), '', ' ', '\u3000', 'a\tb', '\u007f', 'x'.repeat(201), '\uFEFFab']) {
+      expect([term, described(term)]).toEqual([term, accepted(term)]);
+    }
+  });
+
   test('states, on every operation, the scope the router enforces', async () => {
     // The scope each route registers with (the auth hook reads it from there), seen as Fastify adds it.
     const enforced = new Map<string, string | undefined>();
     const app = await buildApp({
-      resolveKey: async () => undefined,
+      resolveKey: async () => {
+        throw new Error('no request is made');
+      },
       resources: CONTEXTS.flatMap((context) => context.routes(undefined as never, 0)),
       logger: false,
       register: (instance) =>

@@ -143,8 +143,11 @@ function listParameters(spec: ResourceSpec): Schema[] {
     params.push({
       name: 'q',
       in: 'query',
-      description: `Case-insensitive substring search over ${q.join(', ')} (a match lies within one field; \`%\` and \`_\` are literal). At least 3 characters, surrounding spaces aside: a shorter term is 400.`,
-      schema: { type: 'string', minLength: 3, maxLength: 200, pattern: SEARCH_PATTERN },
+      description:
+        `Case-insensitive substring search over ${q.join(', ')} (a match lies within one field; \`%\` and \`_\` are literal), 1 to 200 characters, not blank. ` +
+        'A term of 1 or 2 characters (surrounding spaces aside) may give pages of fewer than `limit` records, or none, with `has_more` true: ' +
+        "no index narrows it, so a page looks for it in a bounded number of records, in the list's order after the cursor. Follow `next_cursor` until it is null to see every match.",
+      schema: { type: 'string', minLength: 1, maxLength: 200, pattern: SEARCH_PATTERN },
     });
   }
   for (const key of filterKeys(spec)) {

@@ -18,15 +18,20 @@ import {
   type ListQuery,
   type ResourceSpec,
   type SqlClient,
+  SEARCH_WALK,
+  SEARCH_WALK_FROM_TABLE,
   compileListQuery,
+  compileSearchWalk,
   compileSearchWindow,
   createCursorCodec,
   createPgClient,
+  isShortSearch,
   parseListQuery,
   positionOf,
   queryFingerprint,
   queryIdentity,
   runMigrations,
+  searchWindowApplies,
   selectColumns,
 } from '@crm/kit';
 import { contacts, poolContacts } from '@crm/people-contract';
@@ -176,9 +181,14 @@ interface PlanSummary {
 async function explain(db: SqlClient, state: State, spec: ResourceSpec, query: ListQuery, cursor: string | undefined): Promise<PlanSummary> {
   const codec = createCursorCodec(state.secrets.CURSOR_SECRET);
   const position = cursor ? codec.decode(queryFingerprint(queryIdentity(spec, state.workspaceId, query)), cursor) : undefined;
-  // The statement the service runs first: a search's window where it applies (kit compileSearchWindow).
+  // The statement the service runs first: a short term's walk, else a search's window where it
+  // applies (kit compileSearchWalk, compileSearchWindow).
+  const walkSize = searchWindowApplies(spec, query) ? SEARCH_WALK : SEARCH_WALK_FROM_TABLE;
   const { text, params } =
-    compileSearchWindow(spec, selectColumns(spec), state.workspaceId, query, position) ?? compileListQuery(spec, selectColumns(spec), state.workspaceId, query, position);
+    query.q && isShortSearch(query.q)
+      ? compileSearchWalk(spec, selectColumns(spec), state.workspaceId, query, position, walkSize)
+      : (compileSearchWindow(spec, selectColumns(spec), state.workspaceId, query, position) ??
+        compileListQuery(spec, selectColumns(spec), state.workspaceId, query, position));
   const { rows } = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, params);
   const plan = (rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode; 'Execution Time': number }])[0];
   const nodes: string[] = [];
@@ -276,12 +286,27 @@ async function main(): Promise<void> {
 
     if (selected('q search')) {
     log(`\nq search`);
-    const terms = ['smith', 'jennifer', 'garcia', 'acme', 'okafor', 'nguyen', 'summit', 'mar', 'lee', 'patel.'];
-    for (const q of terms) {
-      const plan = await explain(db, state, contacts, parseListQuery(contacts, { q, limit: '50' }), undefined);
-      plans.push(`| contacts, q=${q} | page 1 | ${plan.nodes.join(' + ')} | ${plan.rowsRead} | ${plan.ms.toFixed(2)} | (search) |`);
+    // Common and rare terms of each length; a rare short term (none of "ø", "é", "zq", "xy", "ø."
+    // is in the seed) is the costly case: its page examines a whole walk and finds nothing.
+    const termSets: [string, string[], Record<string, string>][] = [
+      ['q (10 terms in turn)', ['smith', 'jennifer', 'garcia', 'acme', 'okafor', 'nguyen', 'summit', 'mar', 'lee', 'patel.'], {}],
+      ['q of 1 character (10 terms in turn)', ['a', 'e', 'z', 'q', 'j', 'ø', '7', '@', 'x', 'é'], {}],
+      ['q of 2 characters (10 terms in turn)', ['li', 'an', 'zq', 'qu', 'ok', 'yu', 'ng', 'ø.', 'jo', 'xy'], {}],
+      ['q of 3 characters (10 terms in turn)', ['lee', 'mar', 'acm', 'oka', 'ngu', 'zqx', 'pat', 'gar', 'sum', 'yuk'], {}],
+      // A short term in another order: the walk reads the table, SEARCH_WALK_FROM_TABLE rows at most.
+      ['q of 2 characters, sort=last_name (10 terms in turn)', ['li', 'an', 'zq', 'qu', 'ok', 'yu', 'ng', 'ø.', 'jo', 'xy'], { sort: 'last_name' }],
+    ];
+    for (const [, terms, params] of termSets) {
+      for (const q of terms) {
+        const plan = await explain(db, state, contacts, parseListQuery(contacts, { ...params, q, limit: '50' }), undefined);
+        const sort = params.sort ? `, sort=${params.sort}` : '';
+        plans.push(`| contacts, q=${q}${sort} | page 1 | ${plan.nodes.join(' + ')} | ${plan.rowsRead} | ${plan.ms.toFixed(2)} | (search) |`);
+      }
     }
-    results.push(await measure(`contacts, q (${terms.length} terms in turn)`, REQUESTS, (i) => get(`/v1/contacts?q=${encodeURIComponent(terms[i % terms.length]!)}`)));
+    for (const [name, terms, params] of termSets) {
+      const url = (q: string) => `/v1/contacts?${new URLSearchParams({ ...params, q })}`;
+      results.push(await measure(`contacts, ${name}`, REQUESTS, (i) => get(url(terms[i % terms.length]!))));
+    }
     }
 
     if (selected('bulk members')) {

@@ -229,6 +229,39 @@ describe('contacts over HTTP', () => {
   });
 });
 
+describe('addresses past RFC 5321 limits', () => {
+  const local65 = `${'a'.repeat(65)}@acme.test`;
+  const reason = 'local part must be at most 64 octets (UTF-8 bytes); it has 65';
+
+  test('a contact is refused 422 naming email, on create and on update; at the limit it is taken', async () => {
+    const refused = await api('POST', '/v1/contacts', { key: keys.full, body: { first_name: 'Long', email: local65 } });
+    expect([refused.status, refused.body.error.code, refused.body.error.details]).toEqual([422, 'validation_failed', [{ field: 'email', message: reason }]]);
+    const created = await api('POST', '/v1/contacts', { key: keys.full, body: { first_name: 'Long', email: `${'a'.repeat(64)}@acme.test` } });
+    expect(created.status).toBe(201);
+    for (const email of [local65, `${'é'.repeat(32)}a@acme.test`]) {
+      const patched = await api('PATCH', `/v1/contacts/${created.body.data.id}`, { key: keys.full, body: { email } });
+      expect([patched.status, patched.body.error.details]).toEqual([422, [{ field: 'email', message: reason }]]);
+    }
+    const label = await api('POST', '/v1/contacts', { key: keys.full, body: { email: `ada@${'b'.repeat(64)}.test` } });
+    expect(label.body.error.details).toEqual([{ field: 'email', message: 'each domain label must be at most 63 octets (UTF-8 bytes); one has 64' }]);
+    // A send's sender is an address too.
+    const send = await api('POST', '/v1/sent_emails', { key: keys.full, body: { contact_id: created.body.data.id, subject: 'Hi', body: '<p>Hi</p>', from_email: local65 } });
+    expect([send.status, send.body.error.details]).toEqual([422, [{ field: 'from_email', message: reason }]]);
+  });
+
+  test('a user and an integration sender are refused naming the field', async () => {
+    const user = await runCrm(['admin', 'user', 'create', '--workspace', workspaceId, '--email', local65, '--name', 'Long', '--role', 'member'], adminEnv);
+    expect([user.code, user.stdout]).toEqual([1, '']);
+    expect(user.stderr).toContain(`email: ${reason}`);
+    const integration = await runCrm(
+      ['admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'smtp', '--name', 'Mail', '--secret', 's', '--config', JSON.stringify({ host: 'smtp.acme.test', from_email: local65 })],
+      adminEnv,
+    );
+    expect([integration.code, integration.stdout]).toEqual([1, '']);
+    expect(integration.stderr).toContain(`config.from_email: ${reason}`);
+  });
+});
+
 describe('telemetry', () => {
   test('one trace spans gateway → gRPC → SQL', async () => {
     const traceId = randomBytes(16).toString('hex');

@@ -144,3 +144,120 @@ async function enrollment(id: string) {
   }
   expect((await api('GET', `/v1/flows/${flow.id}/analytics`)).body.data.exits).toMatchObject({ replied: 1, meeting_booked: 1, contact_deleted: 1 });
 });
+
+/** The instant `zone`'s clock reads `date` (YYYY-MM-DD) at `hhmm`, read back through Intl. */
+function zonedInstant(zone: string, date: string, hhmm: string): string {
+  const wall = Date.parse(`${date}T${hhmm}:00.000Z`);
+  const wallAt = (t: number) => {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+        .formatToParts(t)
+        .map((x) => [x.type, Number(x.value)]),
+    );
+    return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!);
+  };
+  let t = wall - (wallAt(wall) - wall);
+  t = wall - (wallAt(t) - t);
+  expect(wallAt(t)).toBe(wall);
+  return new Date(t).toISOString();
+}
+const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+
+// The auto-reply travels from messaging to flows as an event: over NATS, where it is.
+(natsUp ? test : test.skip)('an out-of-office reply over SMTP pauses the enrollment until the day after the return it names, in the schedule, and it resumes then', async () => {
+  // A daily window 08:00 to 20:00 in a zone where it is open now, so the first email goes at once.
+  const zones = ['Europe/Paris', 'America/New_York', 'America/Los_Angeles', 'Pacific/Honolulu', 'Asia/Kolkata', 'Asia/Tokyo', 'Australia/Sydney', 'Pacific/Auckland', 'UTC'];
+  const hourIn = (zone: string) => Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', hour: 'numeric' }).format(new Date()));
+  const zone = zones.find((z) => hourIn(z) >= 9 && hourIn(z) <= 18)!;
+  const schedule = { timezone: zone, days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '08:00', end: '20:00' };
+  const away = await created('/v1/flows', {
+    name: 'Away for a while',
+    status: 'active',
+    schedule,
+    nodes: [
+      { key: 'hello', type: 'email', config: { subject: 'Quick question', body: '<p>Hi {{first_name}}</p>' } },
+      { key: 'pause', type: 'wait', config: { duration_seconds: 3600 } },
+      { key: 'again', type: 'email', config: { body: '<p>Bumping this.</p>' } },
+    ],
+    edges: [
+      { from: 'hello', to: 'pause' },
+      { from: 'pause', to: 'again' },
+    ],
+  });
+  const back = await created('/v1/flows', {
+    name: 'Back already',
+    status: 'active',
+    nodes: [
+      { key: 'hello', type: 'email', config: { subject: 'Quick question', body: '<p>Hi {{first_name}}</p>' } },
+      { key: 'pause', type: 'wait', config: { duration_seconds: 30 } },
+      { key: 'again', type: 'email', config: { body: '<p>Bumping this.</p>' } },
+    ],
+    edges: [
+      { from: 'hello', to: 'pause' },
+      { from: 'pause', to: 'again' },
+    ],
+  });
+  const [vacationer, returner] = await Promise.all(['vacationer', 'returner'].map((n) => created('/v1/contacts', { first_name: n, email: `${n}@away.test` })));
+  const paused = await created('/v1/enrollments', { flow_id: away.id, contact_id: vacationer.id });
+  const resumed = await created('/v1/enrollments', { flow_id: back.id, contact_id: returner.id });
+  for (const n of ['vacationer', 'returner']) await expectEventually(() => expect(messagesTo(`${n}@away.test`)).toHaveLength(1), { timeoutMs: 60_000 });
+
+  const now = Date.now();
+  // Sent first, before its flow's 30 s wait ends: an auto-reply that spent six days in transit
+  // names a return that has come since. The enrollment is paused until then, which has passed, so
+  // the engine resumes it at once, and the flow goes on to its next email when its own wait ends.
+  const written = now - 6 * DAY_MS;
+  const holidayEnd = new Date(now - 4 * DAY_MS);
+  const month = holidayEnd.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
+  const other = messagesTo('returner@away.test')[0]!;
+  await sendToInbound(inboundPort, {
+    from: 'returner@away.test',
+    to: 'rep@mail.test',
+    subject: 'Automatic reply: Quick question',
+    date: new Date(written),
+    headers: { 'Auto-Submitted': 'auto-replied' },
+    inReplyTo: other.messageId,
+    references: [other.messageId!],
+    text: `I'm on holiday until ${holidayEnd.getUTCDate()} ${month} ${holidayEnd.getUTCFullYear()}. I will reply when I'm back.`,
+  });
+  // "Nicht im Büro bis einschließlich <in three days>": back the day after, resumed the day after
+  // that, at the schedule's 08:00 in its zone. The reply is dated now, as an autoresponder dates it.
+  const until = ymd(now + 3 * DAY_MS);
+  const [y, m, d] = until.split('-');
+  const first = messagesTo('vacationer@away.test')[0]!;
+  await sendToInbound(inboundPort, {
+    from: 'vacationer@away.test',
+    to: 'rep@mail.test',
+    subject: 'Abwesenheitsnotiz: Quick question',
+    date: new Date(now),
+    headers: { 'Auto-Submitted': 'auto-replied' },
+    inReplyTo: first.messageId,
+    references: [first.messageId!],
+    text: `Vielen Dank für Ihre Nachricht. Ich bin bis einschließlich ${d}.${m}.${y} nicht im Büro und habe keinen Zugriff auf meine E-Mails.`,
+  });
+  const resumesAt = zonedInstant(zone, ymd(Date.parse(`${until}T00:00:00Z`) + 2 * DAY_MS), '08:00');
+  await expectEventually(async () => expect(await enrollment(paused.id)).toMatchObject({ status: 'paused', next_run_at: resumesAt }), { timeoutMs: 60_000 });
+  const history = async (id: string) => (await api('GET', `/v1/enrollments/${id}/steps?sort=occurred_at`)).body.data.map((s: any) => [s.node_key, s.outcome, s.detail]);
+  expect((await history(paused.id)).at(-1)).toEqual([
+    'pause',
+    'paused',
+    `out-of-office reply, back on ${ymd(Date.parse(`${until}T00:00:00Z`) + DAY_MS)} ("bis einschließlich ${d}.${m}.${y}"); resumes ${resumesAt}`,
+  ]);
+
+  await expectEventually(async () => expect(messagesTo('returner@away.test')).toHaveLength(2), { timeoutMs: 90_000 });
+  await expectEventually(async () => expect(await enrollment(resumed.id)).toMatchObject({ status: 'completed' }), { timeoutMs: 30_000 });
+  const resumeDue = new Date(Date.UTC(holidayEnd.getUTCFullYear(), holidayEnd.getUTCMonth(), holidayEnd.getUTCDate() + 2)).toISOString();
+  expect(await history(resumed.id)).toEqual([
+    ['hello', 'email_queued', null],
+    ['pause', 'paused', expect.stringMatching(new RegExp(`^out-of-office reply, back on ${ymd(Date.parse(resumeDue) - DAY_MS)} .*; resumes ${resumeDue}$`))],
+    ['pause', 'resumed', `out-of-office pause over (resume was due ${resumeDue})`],
+    ['pause', 'waited', '30 s'],
+    ['again', 'email_queued', null],
+    [null, 'completed', 'the flow has no further step'],
+  ]);
+
+  // The first contact is still away, and got nothing more.
+  expect(await enrollment(paused.id)).toMatchObject({ status: 'paused', next_run_at: resumesAt });
+  expect(messagesTo('vacationer@away.test')).toHaveLength(1);
+});

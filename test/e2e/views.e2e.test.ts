@@ -9,6 +9,7 @@ import { expectEventually, toolAvailable } from '@crm/kit/testing';
 import { sendToInbound, tokenIn } from '../support/mail';
 import { NATS_SERVER_BINARY, type NatsServer, startNatsServer } from '../support/nats-server';
 import { freePort } from '../support/processes';
+import { runCrm } from '../support/processes';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { type Stack, startStack } from '../support/stack';
 
@@ -108,36 +109,47 @@ describe('users over HTTP', () => {
 });
 
 describe('integrations over HTTP', () => {
-  test('lists and gets integrations with their config and never their secret; read-only', async () => {
-    const mail = await stack!.admin<{ id: string }>([
-      'admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'smtp', '--name', 'Mail', '--secret', SECRET, '--config', '{"host":"smtp.acme.test","port":2525}',
+  test('lists and gets integrations with their config, the status their server check found, and never their secret; read-only', async () => {
+    // A server that is there (the sink: no AUTH, so none is tried) and one whose host does not resolve.
+    const mail = await stack!.admin<{ id: string; status: string }>([
+      'admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'smtp', '--name', 'Mail', '--secret', SECRET, '--config', `{"host":"127.0.0.1","port":${sink!.port}}`,
     ]);
-    const chat = await stack!.admin<{ id: string }>(['admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'chatapp', '--name', 'Chat', '--secret', SECRET]);
-    // The command line prints one `config` (the directory answers it in Integration fields 11 and 10).
-    expect(mail).toMatchObject({ id: expect.any(String), config: { host: 'smtp.acme.test', port: 2525 } });
-    expect(chat).toMatchObject({ config: {} });
+    const relay = await stack!.admin<{ id: string }>([
+      'admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'smtp', '--name', 'Old relay', '--secret', SECRET, '--config', '{"host":"smtp.acme.test","port":2525}',
+    ]);
+    // The command line prints one `config` (the directory answers it in Integration fields 11 and 10),
+    // and the outcome of the check made before it answered.
+    expect(mail).toMatchObject({ id: expect.any(String), status: 'connected', status_reason: null, config: { host: '127.0.0.1', port: sink!.port } });
+    expect(relay).toMatchObject({ status: 'error', status_reason: 'getaddrinfo ENOTFOUND smtp.acme.test', config: { host: 'smtp.acme.test', port: 2525 } });
     expect(mail).not.toHaveProperty('legacy_config');
+    // A type the CRM does nothing with is refused, naming the field.
+    const fax = await runCrm(['admin', 'integration', 'create', '--workspace', workspaceId, '--type', 'fax', '--name', 'Fax', '--secret', SECRET], stack!.adminEnv);
+    expect(fax.code).not.toBe(0);
+    expect(fax.stderr).toMatch(/type: must be one of smtp/);
 
     const listed = await get('/v1/integrations?sort=type', keys.integrationsRead);
     expect(listed.status).toBe(200);
-    expect(listed.body.data.map((i: { id: string }) => i.id)).toEqual([chat.id, mail.id]);
-    expect(listed.body.data[1]).toEqual({
+    expect(listed.body.data.map((i: { id: string }) => i.id)).toEqual([mail.id, relay.id]);
+    expect(listed.body.data[0]).toEqual({
       id: mail.id,
       svc_uid: null,
       type: 'smtp',
       name: 'Mail',
       status: 'connected',
+      status_reason: null,
       enabled: true,
-      config: { host: 'smtp.acme.test', port: 2525 },
+      config: { host: '127.0.0.1', port: sink!.port },
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
     expect((await get('/v1/integrations?type=smtp&enabled=true&status=connected')).body.data.map((i: { id: string }) => i.id)).toEqual([mail.id]);
+    expect((await get('/v1/integrations?status=error')).body.data).toEqual([expect.objectContaining({ id: relay.id, status_reason: 'getaddrinfo ENOTFOUND smtp.acme.test' })]);
+    expect((await get('/v1/integrations?type=fax')).status).toBe(400);
     expect((await get('/v1/integrations?enabled=false')).body.data).toEqual([]);
     expect((await get('/v1/integrations?status=broken')).status).toBe(400);
     expect((await get('/v1/integrations?q=mail')).status).toBe(400);
     const one = await get(`/v1/integrations/${mail.id}`, keys.integrationsRead);
-    expect(one.body.data).toEqual(listed.body.data[1]);
+    expect(one.body.data).toEqual(listed.body.data[0]);
     expect((await get(`/v1/integrations/${mail.id}`, keys.other)).status).toBe(404);
     expect((await get('/v1/integrations', keys.usersOnly)).status).toBe(403);
 

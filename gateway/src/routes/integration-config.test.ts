@@ -31,7 +31,7 @@ const CONFIG = { host: 'smtp.acme.test', port: 2525, secure: false, from_name: '
 const fields = INTEGRATION_FIELDS;
 /** The API record both directories' answers must read as (workspace_id is for internal callers). */
 const { workspace_id: _internal, ...apiFields } = fields;
-const expected = (config: unknown) => ({ ...apiFields, svc_uid: null, config });
+const expected = (config: unknown) => ({ ...apiFields, svc_uid: null, status_reason: null, config });
 
 /** An answer of the previous release's directory: its own message types (the .proto of that release) and protobufjs's bytes. */
 const previous = releaseTypes(PREVIOUS_RELEASE, 'crm/directory/v1/directory.proto');

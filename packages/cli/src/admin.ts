@@ -22,7 +22,7 @@ import { directoryCaller } from './directory-client';
 export function integrationOutput(integration: Record<string, unknown>): Record<string, unknown> {
   const { legacy_config: legacy, ...fields } = integration;
   const config = (fields.config ?? legacy) as ProtoValue | null | undefined;
-  return { ...fields, config: config ? fromProtoValue(config) : {}, svc_uid: fields.svc_uid ?? null };
+  return { ...fields, config: config ? fromProtoValue(config) : {}, svc_uid: fields.svc_uid ?? null, status_reason: fields.status_reason ?? null };
 }
 
 /**

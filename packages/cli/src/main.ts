@@ -25,6 +25,7 @@ import { runAdmin } from './admin';
 import { readAllInOneRecord, writeAllInOneRecord } from './all-in-one-record';
 import { UsageError, parseArgs } from './args';
 import { bootstrapDefaultWorkspace } from './bootstrap';
+import { runCheck } from './check';
 import type { ServiceComponent, Stop } from './components/component';
 import { allComponents, loadComponent } from './components/load';
 import { dataDir, openBus, openSql } from './runtime';
@@ -50,6 +51,7 @@ async function usage(): Promise<string> {
   crm start <component>          one component: ${names}
   ${`crm migrate [${migratable}]`.padEnd(30)} apply database migrations and exit
   crm openapi                    print the OpenAPI 3.1 description of the API
+  crm check addresses [context]  report stored addresses past the address rule (exit 1 when any)
   crm admin workspace create --name <name>
   crm admin user create --workspace <id> --email <e> --name <full name> --role <owner|admin|member>
   crm admin key create --workspace <id> --scopes <a:read,b:*> [--env test]
@@ -304,6 +306,8 @@ export async function main(argv: string[]): Promise<void> {
         process.stdout.write(`${JSON.stringify(describeApi(CONTEXTS), null, 2)}\n`);
         return;
       }
+      case 'check':
+        return await runCheck({ positional: rest, options: args.options });
       case 'admin': {
         // DIRECTORY_ADDR when set; else the all-in-one running on this data folder, wherever its
         // directory listens; else the directory's well-known address.

@@ -52,15 +52,19 @@ export function loadSecretsKey(settings: DataDir & Pick<DirectorySettings, 'SECR
   return key;
 }
 
-/** Postgres at DATABASE_URL in `schema`, else PGlite under the data folder (one per schema). */
+/**
+ * Postgres at DATABASE_URL in `schema`, else PGlite under the data folder (one per schema).
+ * `readOnly`: a Postgres schema that is missing is not created (`crm check` changes nothing).
+ */
 export async function openSql(
   schema: string,
   settings: DataDir & Pick<SqlSettings, 'DATABASE_URL' | 'DB_POOL_SIZE' | 'DB_STATEMENT_TIMEOUT_MS'>,
   log: Logger,
+  options: { readOnly?: boolean } = {},
 ): Promise<SqlClient> {
   const url = settings.DATABASE_URL;
   if (url) {
-    return createPgClient({ url, schema, max: settings.DB_POOL_SIZE, statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS });
+    return createPgClient({ url, schema, max: settings.DB_POOL_SIZE, statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS, createSchema: !options.readOnly });
   }
   const dir = path.join(dataDir(settings), schema);
   mkdirSync(dir, { recursive: true });

@@ -39,6 +39,19 @@ describe('readConfig', () => {
   });
 });
 
+describe('setting.optionalEmail', () => {
+  const read = (raw: string | undefined) => readConfig({ MAIL_FROM: setting.optionalEmail() }, { MAIL_FROM: raw }).MAIL_FROM;
+
+  test('an address by the API\'s rule, absent when unset', () => {
+    expect(read(undefined)).toBeUndefined();
+    expect(read('outreach@mail.example.com')).toBe('outreach@mail.example.com');
+    expect(() => read(`${'a'.repeat(65)}@example.com`)).toThrow(
+      'MAIL_FROM is not an address a mail server takes: local part must be at most 64 octets (UTF-8 bytes); it has 65',
+    );
+    expect(() => read('Outreach <outreach@example.com>')).toThrow('MAIL_FROM is not an address a mail server takes: must be an email address');
+  });
+});
+
 describe('setting.optionalTime', () => {
   const read = (raw: string | undefined) => readConfig({ AT: setting.optionalTime() }, { AT: raw }).AT;
 

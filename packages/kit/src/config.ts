@@ -1,3 +1,4 @@
+import { emailAddressProblem } from './email-address';
 import { parseDateTime } from './time';
 
 /**
@@ -63,6 +64,12 @@ function parseTime(raw: string, name: string) {
   return at ? ok(at) : problem(`${name} must be a date and time with its offset, such as 2026-11-27T06:00:00Z, got "${raw.slice(0, 40)}"`);
 }
 
+// An address, by the rule every address the API takes follows (email-address.ts).
+function parseEmail(raw: string, name: string) {
+  const reason = emailAddressProblem(raw);
+  return reason ? problem(`${name} is not an address a mail server takes: ${reason}`) : ok(raw);
+}
+
 /** The kinds of setting a schema is written with. */
 export const setting = {
   /** Free text; required unless a default is given. */
@@ -79,6 +86,8 @@ export const setting = {
   optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER): Setting<number | undefined> =>
     optional(required(parseInt(min, max), `a whole number from ${min} to ${max}`)),
   port: (fallback: number): Setting<number> => withDefault(required(parseInt(0, 65_535), 'a TCP port'), fallback),
+  /** An email address, by the API's rule (syntax and RFC 5321 limits). */
+  optionalEmail: (): Setting<string | undefined> => optional(required(parseEmail, 'an email address')),
   /** A moment: a date and time with its offset (RFC 3339). */
   optionalTime: (): Setting<Date | undefined> => optional(required(parseTime, 'a date and time such as 2026-11-27T06:00:00Z')),
   /** host:port. */

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { createCursorCodec } from './cursor';
 import { newId } from './ids';
 import { compileListQuery, compileSearchWindow } from './keyset-sql';
-import { type ListQuery, parseListQuery } from './list-query';
-import { type FieldSpec, baseFields, defineResource } from './resource';
+import { type ListQuery, isShortSearch, parseListQuery } from './list-query';
+import { type FieldSpec, type ResourceSpec, baseFields, defineResource, searchColumnSql } from './resource';
 import { createResourceStore } from './resource-store';
 import type { SqlClient } from './sql';
 import { sqlBackends } from './testing/sql-backends';
@@ -271,5 +272,164 @@ describe('sameAs', () => {
     expect(spec({ type: 'datetime', sort: true, sameAs: 'toString' })).toThrow(/sameAs names toString/);
     expect(spec({ type: 'string', readOnly: true, nullable: false, sameAs: 'created_at' })).toThrow(/same type/);
     expect(spec({ type: 'datetime', nullable: true, sameAs: 'created_at' })).toThrow(/nullability/);
+  });
+});
+
+/**
+ * Short terms (fewer than 3 characters): each page examines a bounded number of rows and resumes
+ * after the last one it examined. Against a naive filter: over generated rows with `%`, `_`, `\`,
+ * spaces, multi-byte characters and both cases, in two fields, searched field by field and through
+ * a search column, in every kind of order, the pages together give exactly the matching records in
+ * the list's order, each once.
+ */
+const notes = defineResource({
+  name: 'notes',
+  singular: 'note',
+  table: 'notes',
+  timeField: 'created_at',
+  maxLimit: 100,
+  customFields: true,
+  fields: {
+    id: baseFields.id,
+    svc_uid: baseFields.svc_uid,
+    title: { type: 'string', sort: true, search: true },
+    body: { type: 'text', search: true },
+    rank: { type: 'integer', sort: true, filter: true },
+    created_at: { ...baseFields.created_at, sort: true },
+    updated_at: { ...baseFields.updated_at, sort: true },
+  },
+});
+const notesByColumn = defineResource({ ...notes, name: 'notes_by_column', searchColumn: 'search_text' });
+
+/** Case pairs JavaScript and both databases fold alike (no İ, no final sigma), and characters without case. */
+const LETTERS = ['a', 'A', 'b', 'B', 'ø', 'Ø', 'é', 'É', 'ж', 'Ж', '%', '_', '\\', ' ', '.', '😀', '中'];
+type Note = { id: string; title: string | null; body: string | null; rank: number | null; created_at: string };
+
+describe.each(sqlBackends())('short search terms on $name', (backend) => {
+  let db: SqlClient;
+  let drop: () => Promise<void>;
+  /** Every statement the stores ran, to tell the walk from the other plans. */
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.open('t_short_q'));
+    await db.query(`CREATE TABLE notes (
+      id uuid PRIMARY KEY, workspace_id uuid NOT NULL, svc_uid text, title text, body text, rank int,
+      custom jsonb NOT NULL DEFAULT '{}', created_at timestamptz(3) NOT NULL, updated_at timestamptz(3) NOT NULL,
+      search_text text GENERATED ALWAYS AS (${searchColumnSql(notes)}) STORED)`);
+  });
+  afterAll(async () => drop());
+
+  const counting = (): SqlClient =>
+    ({
+      ...db,
+      query: async (text: string, params?: unknown[], options?: unknown) => {
+        statements.push(text);
+        return db.query(text, params, options as never);
+      },
+    }) as SqlClient;
+  const storeOf = (spec: ResourceSpec, walk: number) =>
+    createResourceStore({ db: counting(), spec, cursors: createCursorCodec('x'.repeat(32)), searchWalk: { index: walk, table: walk } });
+
+  async function insert(workspaceId: string, rows: Note[]): Promise<void> {
+    if (!rows.length) return;
+    const params: unknown[] = [];
+    const tuples = rows.map((r) => {
+      params.push(r.id, workspaceId, r.title, r.body, r.rank, r.created_at);
+      const n = params.length;
+      return `($${n - 5}::uuid, $${n - 4}::uuid, $${n - 3}, $${n - 2}, $${n - 1}::int, $${n}::timestamptz, $${n}::timestamptz)`;
+    });
+    await db.query(`INSERT INTO notes (id, workspace_id, title, body, rank, created_at, updated_at) VALUES ${tuples.join(', ')}`, params);
+  }
+
+  /** Every page of a list, in turn; the records and how many pages it took. */
+  async function pageThrough(store: ReturnType<typeof storeOf>, workspaceId: string, raw: Record<string, string>): Promise<{ ids: string[]; pages: number }> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await store.list(workspaceId, parseListQuery(store.spec, { ...raw, ...(cursor ? { cursor } : {}) }));
+      expect(page.data.length).toBeLessThanOrEqual(Number(raw.limit));
+      expect(page.hasMore).toBe(page.nextCursor !== null);
+      ids.push(...page.data.map((r) => r.id as string));
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor && pages < 1_000);
+    return { ids, pages };
+  }
+
+  const text = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...LETTERS), { minLength, maxLength }).map((cs) => cs.join(''));
+  const note = fc.record({
+    title: fc.option(text(0, 5), { nil: null }),
+    body: fc.option(text(0, 5), { nil: null }),
+    rank: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
+    // Few distinct times: ties on created_at, broken by id.
+    second: fc.integer({ min: 0, max: 4 }),
+  });
+
+  test('the pages of a short term hold exactly what a naive filter finds, in the list order, with at most a walk of rows per page', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(note, { maxLength: 30 }),
+        // Mostly short terms; some of 3 characters, which take the other plans, against the same filter.
+        text(1, 3).filter((q) => q.trim() !== ''),
+        fc.constantFrom(undefined, 'created_at', 'title', '-title', 'rank', '-rank,title', 'rank,-created_at'),
+        fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.boolean(),
+        async (generated, q, sort, rank, limit, walk, byColumn) => {
+          const workspaceId = newId();
+          const rows: Note[] = generated.map((g) => ({
+            id: newId(),
+            title: g.title,
+            body: g.body,
+            rank: g.rank,
+            created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, g.second)).toISOString(),
+          }));
+          await insert(workspaceId, rows);
+          // The same rows in another workspace never appear.
+          await insert(newId(), rows.map((r) => ({ ...r, id: newId() })));
+
+          const spec = byColumn ? notesByColumn : notes;
+          const raw = { q, limit: String(limit), ...(sort ? { sort } : {}), ...(rank !== undefined ? { rank: String(rank) } : {}) };
+          const listed = rows.filter((r) => rank === undefined || r.rank === rank);
+          const term = q.toLowerCase();
+          const matching = listed.filter((r) => [r.title, r.body].some((f) => f !== null && f.toLowerCase().includes(term)));
+          const expected = oracle(matching as unknown as Row[], parseListQuery(spec, raw));
+
+          statements.length = 0;
+          const { ids, pages } = await pageThrough(storeOf(spec, walk), workspaceId, raw);
+          expect(ids).toEqual(expected);
+          if (isShortSearch(q)) {
+            // Every page was one walk; a page that was not full examined a whole walk of rows.
+            expect(statements.every((s) => s.includes(` LIMIT ${walk}) AS walk`))).toBe(true);
+            expect(pages).toBeLessThanOrEqual(Math.floor(listed.length / walk) + Math.ceil(expected.length / limit) + 1);
+          } else {
+            expect(statements.some((s) => s.includes(') AS walk'))).toBe(false);
+          }
+        },
+      ),
+      { numRuns: backend.name === 'postgres' ? 200 : 150 },
+    );
+  });
+
+  test('one page per walk: a term found nowhere gives empty pages that say there is more, and a walk that finds exactly a page goes on', async () => {
+    const workspaceId = newId();
+    const base = Date.UTC(2026, 0, 1);
+    const rows = Array.from({ length: 23 }, (_, i) => ({ id: newId(), title: `t${i}`, body: null, rank: i % 3, created_at: new Date(base + i * 1000).toISOString() }));
+    await insert(workspaceId, rows);
+    for (const [spec, walk, pages] of [[notes, 5, 5], [notesByColumn, 23, 2], [notes, 30, 1]] as const) {
+      const store = storeOf(spec, walk);
+      const first = await store.list(workspaceId, parseListQuery(spec, { q: 'ø' }));
+      expect([first.data, first.hasMore]).toEqual([[], walk <= 23]);
+      expect((await pageThrough(store, workspaceId, { q: 'ø', limit: '50' })).pages).toBe(pages);
+    }
+    // The one match, the oldest row, comes after four walks that found nothing.
+    expect(await pageThrough(storeOf(notes, 5), workspaceId, { q: 'T0', limit: '1' })).toEqual({ ids: [rows[0]!.id], pages: 5 });
+    expect(await pageThrough(storeOf(notes, 5), workspaceId, { q: '%', limit: '50', sort: '-rank' })).toEqual({ ids: [], pages: 5 });
+    // A walk that finds exactly a page's worth still says there is more: t10 to t19 come later.
+    const ones = [1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map((i) => rows[i]!.id);
+    expect((await pageThrough(storeOf(notes, 5), workspaceId, { q: 't1', limit: '1', sort: 'created_at' })).ids).toEqual(ones);
   });
 });

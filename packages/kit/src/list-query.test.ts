@@ -1,5 +1,5 @@
 import { CrmError } from './errors';
-import { parseListQuery } from './list-query';
+import { isShortSearch, parseListQuery } from './list-query';
 import { sampleContacts as contacts } from './testing/sample-resource';
 
 const parse = (raw: Record<string, string | string[]>) => parseListQuery(contacts, raw);
@@ -43,8 +43,7 @@ describe('parseListQuery (contacts)', () => {
     [{ country: '' }, 'country'],
     [{ q: '   ' }, 'q'],
     [{ q: 'x'.repeat(201) }, 'q'],
-    [{ q: 'ab' }, 'q'],
-    [{ q: ' ab ' }, 'q'],
+    [{ q: '' }, 'q'],
     [{ q: 'ab\u001fcd' }, 'q'],
     [{ q: 'tab\there' }, 'q'],
     [{ cursor: '' }, 'cursor'],
@@ -70,9 +69,18 @@ describe('parseListQuery (contacts)', () => {
 });
 
 describe('q', () => {
-  test('three characters is the shortest term, counted in code points after trimming; the message says why', () => {
-    expect(parseListQuery(contacts, { q: 'Ann' }).q).toBe('Ann');
-    expect(parseListQuery(contacts, { q: '😀😀😀' }).q).toBe('😀😀😀');
-    expect(() => parseListQuery(contacts, { q: '😀😀' })).toThrow(/q must be at least 3 characters \(a shorter term would read every record\)/);
+  test('a term of any length from 1 to 200 code points is accepted as given, surrounding spaces included', () => {
+    for (const q of ['a', 'Z', 'ø', '😀', '%', '_', 'Li', ' ab ', 'ø_', '😀😀', 'Ann', '😀😀😀', 'x'.repeat(200), '😀'.repeat(200)]) {
+      expect(parseListQuery(contacts, { q }).q).toBe(q);
+    }
+  });
+
+  test('blank terms stay refused, saying why', () => {
+    for (const q of ['', ' ', '   ']) expect(() => parseListQuery(contacts, { q })).toThrow(/q must not be empty/);
+  });
+
+  test('a term is short (served by the bounded walk) below 3 code points, surrounding spaces aside', () => {
+    expect(['a', 'Li', ' ab ', '😀😀', '%_', ' ø'].map(isShortSearch)).toEqual([true, true, true, true, true, true]);
+    expect(['Ann', '😀😀😀', ' a b ', 'a_b'].map(isShortSearch)).toEqual([false, false, false, false]);
   });
 });

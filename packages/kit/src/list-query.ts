@@ -28,10 +28,14 @@ export type RawListParams = Record<string, string | string[] | undefined>;
 const COMMON_PARAMS = ['cursor', 'limit', 'sort', 'since', 'until', 'q', 'updated_since'] as const;
 const MAX_Q_LENGTH = 200;
 /**
- * Shorter terms cannot use a trigram index: every row would be read (gateway/README.md, "Query
- * strings").
+ * A term shorter than this (in code points, surrounding spaces aside) holds no trigram, so no
+ * trigram index can narrow it: it is served by a walk of a bounded number of rows per page
+ * (keyset-sql compileSearchWalk; gateway/README.md, "Query strings").
  */
-export const MIN_Q_LENGTH = 3;
+export const TRIGRAM_LENGTH = 3;
+
+/** Whether a term is one a trigram index cannot serve, searched by a bounded walk instead. */
+export const isShortSearch = (q: string): boolean => codePointLength(q.trim()) < TRIGRAM_LENGTH;
 
 /** The parameters a list of this resource accepts, for validation and the OpenAPI description. */
 export function listParameterNames(spec: ResourceSpec): string[] {
@@ -109,7 +113,6 @@ export function parseListQuery(spec: ResourceSpec, raw: RawListParams): ListQuer
     // A search column joins the fields with U+001F: no term may hold a control character.
     if (/[\u0000-\u001f\u007f]/.test(q)) throw bad('q', 'must not contain control characters');
     if (codePointLength(q) > MAX_Q_LENGTH) throw bad('q', `must be at most ${MAX_Q_LENGTH} characters`);
-    if (codePointLength(q.trim()) < MIN_Q_LENGTH) throw bad('q', `must be at least ${MIN_Q_LENGTH} characters (a shorter term would read every record)`);
     query.q = q;
   }
 

@@ -5,8 +5,8 @@ import { type CrmEvent, type EventInit, eventFrom, newRawEvent } from './events'
 import type { FieldValue } from './field-values';
 import { sqlParam, sqlTypeOf } from './field-values';
 import { newId } from './ids';
-import { compileListQuery, compileSearchWindow, positionOf } from './keyset-sql';
-import { type ListQuery, queryIdentity } from './list-query';
+import { SEARCH_WALK, SEARCH_WALK_FROM_TABLE, compileListQuery, compileSearchWalk, compileSearchWindow, positionOf, searchWindowApplies } from './keyset-sql';
+import { type ListQuery, isShortSearch, queryIdentity } from './list-query';
 import { type ApiRecord, checkRequireOneOf, rowToRecord, selectColumns, validateWrite } from './record-codec';
 import { type ResourceSpec, declaredField } from './resource';
 import type { QueryOptions, SqlClient, SqlQueryable } from './sql';
@@ -123,6 +123,12 @@ export interface ResourceStoreOptions {
   cursors: CursorCodec;
   /** How many of the newest rows a search walks first (compileSearchWindow); default SEARCH_WINDOW. */
   searchWindow?: number;
+  /**
+   * How many rows a page of a short search examines (compileSearchWalk): where the search window's
+   * index serves it (default SEARCH_WALK), and where rows are read from the table (default
+   * SEARCH_WALK_FROM_TABLE).
+   */
+  searchWalk?: { index?: number; table?: number };
   /** Called after a commit that wrote events, so the outbox relay publishes without waiting. */
   afterCommit?: () => void;
   /** A rule checked in the delete's transaction before the row goes (throw a CrmError to refuse). */
@@ -245,6 +251,21 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
       if (position && position.values.length !== query.sort.length) {
         throw CrmError.invalid('cursor does not belong to this query');
       }
+      const page = (rows: Record<string, unknown>[], resumeAfter: Record<string, unknown> | undefined): Page => ({
+        data: rows.map((row) => rowToRecord(spec, row)),
+        nextCursor: resumeAfter ? cursors.encode(fingerprint, positionOf(query, resumeAfter)) : null,
+        hasMore: resumeAfter !== undefined,
+      });
+      if (query.q && isShortSearch(query.q)) {
+        // No index narrows the term: each page examines a bounded number of rows, and resumes
+        // after the last one it examined when it found too few to fill itself.
+        const walkSize = searchWindowApplies(spec, query) ? (options.searchWalk?.index ?? SEARCH_WALK) : (options.searchWalk?.table ?? SEARCH_WALK_FROM_TABLE);
+        const walk = compileSearchWalk(spec, columns, workspaceId, query, position, walkSize);
+        const { rows } = await db.query(walk.text, walk.params, asRecords);
+        const hits = rows.filter((row) => row.walk_hit);
+        if (hits.length > query.limit) return page(hits.slice(0, query.limit), hits[query.limit - 1]);
+        return page(hits, rows.find((row) => row.walk_end));
+      }
       // A search tries the newest rows first; a page it cannot fill is asked of the whole table.
       const window = compileSearchWindow(spec, columns, workspaceId, query, position, options.searchWindow);
       let rows = window ? (await db.query(window.text, window.params, asRecords)).rows : [];
@@ -252,14 +273,7 @@ export function createResourceStore(options: ResourceStoreOptions): SqlResourceS
         const { text, params } = compileListQuery(spec, columns, workspaceId, query, position);
         ({ rows } = await db.query(text, params, asRecords));
       }
-      const hasMore = rows.length > query.limit;
-      const pageRows = hasMore ? rows.slice(0, query.limit) : rows;
-      const last = pageRows[pageRows.length - 1];
-      return {
-        data: pageRows.map((row) => rowToRecord(spec, row)),
-        nextCursor: hasMore && last ? cursors.encode(fingerprint, positionOf(query, last)) : null,
-        hasMore,
-      };
+      return rows.length > query.limit ? page(rows.slice(0, query.limit), rows[query.limit - 1]) : page(rows, undefined);
     },
 
     async get(workspaceId, id) {

@@ -9,6 +9,7 @@ import type { Logger } from './logger';
 import { type Observe, observeGauges } from './metrics';
 import { type Migration, runMigrations, verifyMigrations } from './migrate';
 import type { PoolUse, SqlClient } from './sql';
+import type { ResourceSpec } from './resource';
 import { type Clock, type Worker, superviseWorkers, systemClock } from './workers';
 
 /** The contexts a service calls, by the name it uses for them. */
@@ -58,6 +59,8 @@ export interface SqlServiceDeps<P extends Peers = {}, C extends ConfigSchema = {
 export interface SqlServiceDefinition<S, P extends Peers = {}, C extends ConfigSchema = {}> {
   name: string;
   migrations: readonly Migration[];
+  /** The declarations of the resources its schema keeps, each in its table (`crm check` reads them). */
+  resources?: readonly ResourceSpec[];
   /** The contexts this service calls over gRPC. */
   peers?: P;
   /** The environment variables this service reads beyond the common ones. */

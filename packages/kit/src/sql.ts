@@ -98,6 +98,8 @@ export interface PgClientOptions {
   applicationName?: string;
   /** Server-side cap on any one statement (ms); 0 for none. */
   statementTimeoutMs?: number;
+  /** Creates the schema when it is missing (default); a reader that must change nothing says false. */
+  createSchema?: boolean;
 }
 
 export async function createPgClient(options: PgClientOptions): Promise<SqlClient> {
@@ -116,7 +118,7 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
     // Only when it is missing: CREATE SCHEMA, even IF NOT EXISTS, needs CREATE on the database, which
     // a service's runtime role (DML only, see infra/postgres/roles.sql) does not have.
     const { rows } = await bootstrap.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
-    if (rows.length === 0) {
+    if (rows.length === 0 && options.createSchema !== false) {
       // Two processes creating it at once: the loser's IF NOT EXISTS can still meet the winner's
       // row in the catalog (23505); the schema exists either way.
       await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch((error: { code?: string }) => {

@@ -143,7 +143,8 @@ describe.each(sqlBackends())('outbox commit on $name', (backend) => {
           return [newEvent(PeopleEvents.ContactUpdated, workspace, { id: mine })];
         });
       await Promise.all([crossing(first, second), crossing(second, first)]);
-      expect(attempts).toBe(3);
+      // At least the loser's second attempt; on a loaded machine it may lose once more.
+      expect(attempts).toBeGreaterThanOrEqual(3);
       expect(wakes).toBe(2);
       const { rows } = await db.query<{ n: number }>(`SELECT n FROM facts WHERE id = ANY($1::uuid[])`, [[first, second]]);
       expect(rows.map((r) => r.n)).toEqual([2, 2]);

@@ -44,8 +44,8 @@ export interface TransactionRunner {
 const RETRYABLE = new Set(['40001', '40P01']);
 const ATTEMPTS = 3;
 
-/** The most a retry waits, times its number: a few milliseconds, for the winner to commit. */
-const RETRY_JITTER_MS = 10;
+/** The most a retry waits, times its number: long enough for the winner to commit on a busy machine. */
+const RETRY_JITTER_MS = 50;
 
 /**
  * Runs `attempt` (one whole transaction) again when it lost a race to another (serialisation

@@ -9,6 +9,7 @@ import { directoryGrpcBinding } from './directory.grpc';
 import { type DirectoryService, createDirectoryService } from './directory.service';
 import type { DocumentStore } from './store/document-store';
 import { createEmbeddedStore } from './store/embedded-store';
+import { passingSmtpCheck } from './testing/test-directory';
 
 /**
  * Integration's config on the wire during a rolling deployment (directory.proto, Integration):
@@ -25,7 +26,7 @@ let directory: DirectoryService;
 
 beforeAll(async () => {
   store = await createEmbeddedStore();
-  directory = createDirectoryService({ store, secretsKey: randomBytes(32), keyPepper: 'test-pepper', cursorSecret: randomBytes(32) });
+  directory = createDirectoryService({ store, secretsKey: randomBytes(32), keyPepper: 'test-pepper', cursorSecret: randomBytes(32), smtpCheck: passingSmtpCheck });
   server = await startGrpcServer('127.0.0.1:0', [directoryGrpcBinding(directory, createLogger('test', 'silent'))]);
   client = createClient(loadDirectory().crm.directory.v1.DirectoryService, server.address);
 });

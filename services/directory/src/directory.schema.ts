@@ -1,3 +1,4 @@
+import type { INTEGRATION_STATUS_VALUES } from '@crm/directory-contract';
 import type { Scope } from '@crm/kit';
 import type { EncryptedSecret } from './secrets';
 import type { DocumentStore, IndexSpec } from './store/document-store';
@@ -16,7 +17,7 @@ export const COLLECTIONS = {
 } as const;
 
 export type UserRole = 'owner' | 'admin' | 'member';
-export type IntegrationStatus = 'connected' | 'error' | 'disconnected';
+export type IntegrationStatus = (typeof INTEGRATION_STATUS_VALUES)[number];
 
 export interface WorkspaceDoc {
   _id: string;
@@ -63,6 +64,16 @@ export interface IntegrationDoc {
   type: string;
   name: string;
   status: IntegrationStatus;
+  /** Why the last check failed; null unless `status` is `error`. Absent on older documents. */
+  status_reason?: string | null;
+  /** When the last check of its server ended: the next is due an interval later. Absent: never. */
+  status_checked_at?: string | null;
+  /**
+   * A check under way: taking it is how one replica claims the check, and only its holder records
+   * the outcome. It lasts the check's timeout and a margin, so a check whose process stopped is
+   * taken again once it has lapsed. Absent or null: none.
+   */
+  check_lease?: { id: string; until: string } | null;
   enabled: boolean;
   svc_uid: string | null;
   secret: EncryptedSecret;
@@ -90,6 +101,11 @@ const LIST_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.integrations, name: 'integrations_list_type', keys: { workspace_id: 1, type: 1, created_at: 1, _id: 1 } },
 ];
 
+/** The periodic check finds what is due across workspaces (integrations.ts `checkDueIntegrations`). */
+const CHECK_INDEXES: readonly IndexSpec[] = [
+  { collection: COLLECTIONS.integrations, name: 'integrations_check_due', keys: { status_checked_at: 1 } },
+];
+
 // `svc_uid` is unique per workspace only when set: MongoDB partial indexes cannot say `$ne: null`,
 // so "is a string" selects the documents that carry one.
 const SVC_UID_SET = { svc_uid: { $type: 'string' } };
@@ -113,6 +129,7 @@ export const DIRECTORY_INDEXES: readonly IndexSpec[] = [
     partialFilterExpression: SVC_UID_SET,
   },
   ...LIST_INDEXES,
+  ...CHECK_INDEXES,
 ];
 
 /** The directory's schema migration: creates its indexes; safe to run on every start. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createDirectoryService } from './directory.service';
 import type { DocumentStore } from './store/document-store';
 import { createEmbeddedStore } from './store/embedded-store';
-import { cursorSecret, expectCrmError, openTestDirectory, secretsKey } from './testing/test-directory';
+import { cursorSecret, expectCrmError, openTestDirectory, passingSmtpCheck, secretsKey } from './testing/test-directory';
 
 describe('directory service', () => {
   let raw: DocumentStore;
@@ -38,7 +38,7 @@ describe('directory service over a persisted embedded store', () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'crm-directory-'));
     try {
       const first = await createEmbeddedStore({ dataDir });
-      const before = createDirectoryService({ store: first, secretsKey, keyPepper: 'p', cursorSecret });
+      const before = createDirectoryService({ store: first, secretsKey, keyPepper: 'p', cursorSecret, smtpCheck: passingSmtpCheck });
       const ws = await before.createWorkspace({ name: 'Acme' });
       const { key, id: keyId } = await before.createApiKey({ workspace_id: ws.id, scopes: ['contacts:*'] });
       const integration = await before.createIntegration({ workspace_id: ws.id, type: 'smtp', name: 'Mail', secret: 'pw', config: { host: 'smtp.acme.test' } });

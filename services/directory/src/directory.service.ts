@@ -1,6 +1,7 @@
 import { createCursorCodec } from '@crm/kit';
 import { type ApiKeys, createApiKeys } from './api-keys';
 import { COLLECTIONS, ensureDirectoryIndexes, type ApiKeyDoc, type IntegrationDoc, type UserDoc, type WorkspaceDoc } from './directory.schema';
+import { type SmtpCheck, createSmtpCheck } from './integration-check';
 import { type Integrations, createIntegrations } from './integrations';
 import type { DocumentStore } from './store/document-store';
 import { type Users, createUsers, userFinder } from './users';
@@ -22,6 +23,8 @@ export interface DirectoryServiceDeps {
   /** Signs list cursors (CURSOR_SECRET, shared by every replica). */
   cursorSecret: string | Buffer;
   now?: () => Date;
+  /** How an smtp integration's server is checked; default a real check bounded by 10 s. */
+  smtpCheck?: SmtpCheck;
 }
 
 export function createDirectoryService(deps: DirectoryServiceDeps): DirectoryService {
@@ -53,6 +56,6 @@ export function createDirectoryService(deps: DirectoryServiceDeps): DirectorySer
     ...createWorkspaces({ ...common, workspaces }),
     ...createUsers({ ...common, users, cursors, findWorkspace }),
     ...createApiKeys({ ...common, apiKeys, keyPepper, now, findWorkspace, findUser }),
-    ...createIntegrations({ ...common, integrations, cursors, secretsKey, findWorkspace }),
+    ...createIntegrations({ ...common, integrations, cursors, secretsKey, findWorkspace, smtpCheck: deps.smtpCheck ?? createSmtpCheck() }),
   };
 }

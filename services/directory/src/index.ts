@@ -5,8 +5,10 @@ export { createDirectoryService, type DirectoryService, type DirectoryServiceDep
 export type { CreateWorkspaceInput, Workspace } from './workspaces';
 export { USER_ROLES, type CreateUserInput, type User } from './users';
 export { LAST_USED_RESOLUTION_MS, type AuthenticatedKey, type CreateApiKeyInput, type CreatedApiKey } from './api-keys';
-export type { CreateIntegrationInput, Integration } from './integrations';
+export type { CreateIntegrationInput, Integration, IntegrationCheckResult } from './integrations';
+export { DEFAULT_CHECK_TIMEOUT_MS, createSmtpCheck, type CheckOutcome, type SmtpCheck, type SmtpCheckOptions } from './integration-check';
 export { DIRECTORY_INDEXES, ensureDirectoryIndexes, type IntegrationStatus, type UserRole } from './directory.schema';
+export { checkDirectoryAddresses } from './stored-addresses';
 
 // API keys and secrets at rest.
 export { DEFAULT_KEY_ENV, generateKey, hashKey, isValidKeyEnv, isWellFormedKey, keyDisplayPrefix } from './api-key';

@@ -1,4 +1,4 @@
-import type { FieldIssue } from '@crm/kit';
+import { type FieldIssue, emailAddressProblem } from '@crm/kit';
 
 /**
  * The non-secret settings of an integration, checked per type when it is created. An `smtp`
@@ -21,7 +21,6 @@ export interface SmtpConfig {
 }
 
 const HOST = /^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_CONFIG_BYTES = 8_192;
 
 type Checker = (value: unknown) => string | undefined;
@@ -30,7 +29,7 @@ const SMTP_KEYS: Record<string, Checker> = {
   port: (v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65_535 ? undefined : 'must be a port number (1 to 65535)'),
   secure: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),
   username: (v) => (typeof v === 'string' && v.length > 0 && v.length <= 255 ? undefined : 'must be 1 to 255 characters'),
-  from_email: (v) => (typeof v === 'string' && EMAIL.test(v) && v.length <= 254 ? undefined : 'must be an email address'),
+  from_email: (v) => (typeof v === 'string' ? emailAddressProblem(v) : 'must be an email address'),
   from_name: (v) => (typeof v === 'string' && v.length <= 255 && !/[\r\n]/.test(v) ? undefined : 'must be one line of at most 255 characters'),
   verp: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),
 };
@@ -67,7 +66,10 @@ export function integrationConfig(issues: FieldIssue[], type: string, config: un
 export function parseSmtpConfig(config: Record<string, unknown>): SmtpConfig | undefined {
   const issues: FieldIssue[] = [];
   integrationConfig(issues, 'smtp', config);
-  if (issues.length) return undefined;
+  // A sender stored before the address rule took RFC 5321's limits keeps sending as it did:
+  // `crm check addresses` reports it, and nothing changes it silently.
+  const storedSender = (issue: FieldIssue) => issue.field === 'config.from_email' && typeof config.from_email === 'string';
+  if (issues.some((issue) => !storedSender(issue))) return undefined;
   const secure = config.secure === true;
   return {
     host: config.host as string,

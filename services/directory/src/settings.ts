@@ -13,6 +13,10 @@ export const directorySettings = (secrets: 'required' | 'optional') => {
     SECRETS_KEY: secret(),
     KEY_PEPPER: secret(),
     CURSOR_SECRET: secret(),
+    // How often each enabled smtp integration's server is checked again, and the bound on one check
+    // (integration-check.ts): the host is the user's, so no check may run on.
+    INTEGRATION_CHECK_INTERVAL_MS: setting.int(300_000, 1_000, 86_400_000),
+    INTEGRATION_CHECK_TIMEOUT_MS: setting.int(10_000, 1_000, 60_000),
   } as const satisfies ConfigSchema;
 };
 

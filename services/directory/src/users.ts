@@ -1,5 +1,5 @@
 import { DirectoryError, DirectoryErrorCode, users as usersSpec } from '@crm/directory-contract';
-import { CrmError, type CursorCodec, type FieldIssue, type ListQuery, type Page, isUuid, newId } from '@crm/kit';
+import { CrmError, type CursorCodec, type FieldIssue, type ListQuery, type Page, emailAddressProblem, isUuid, newId } from '@crm/kit';
 import { type AggregateDeps, LIMITS, optionalText, requireIds, requiredId, requiredText, throwIfAny } from './aggregate-support';
 import { INDEX_NAMES, type UserDoc, type UserRole } from './directory.schema';
 import { documentLister } from './store/document-list';
@@ -50,9 +50,6 @@ export interface UsersDeps extends AggregateDeps {
 /** A user's document in its workspace; `not_found` for an unknown or malformed id, or one of another workspace. */
 export type FindUser = (workspaceId: string, id: string) => Promise<UserDoc>;
 
-const EMAIL_MAX = 254;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export function userFinder(users: DocumentCollection<UserDoc>): FindUser {
   return async (workspaceId, id) => {
     const doc = isUuid(id) && isUuid(workspaceId) ? await users.findOne({ _id: id, workspace_id: workspaceId }) : null;
@@ -70,8 +67,10 @@ export function createUsers(deps: UsersDeps): Users {
     async createUser(input) {
       const issues: FieldIssue[] = [];
       const workspaceId = requiredId(issues, 'workspace_id', input?.workspace_id);
-      const email = requiredText(issues, 'email', input?.email, EMAIL_MAX);
-      if (email && !EMAIL.test(email)) issues.push({ field: 'email', message: 'must be an email address' });
+      // Its length is the address rule's, in octets, like every other address the API takes.
+      const email = requiredText(issues, 'email', input?.email, Number.POSITIVE_INFINITY);
+      const emailProblem = email ? emailAddressProblem(email) : undefined;
+      if (emailProblem) issues.push({ field: 'email', message: emailProblem });
       const fullName = requiredText(issues, 'full_name', input?.full_name, LIMITS.name);
       const role = input?.role as UserRole;
       if (!USER_ROLES.includes(role)) issues.push({ field: 'role', message: `must be one of ${USER_ROLES.join(', ')}` });

@@ -1,6 +1,7 @@
 import { type CrmEvent, type Logger, type SqlClient, createOutboxCommit, defineDurableConsumer, isEventOf, isUuid } from '@crm/kit';
 import { ActivitiesEvents, MessagingEvents, PeopleEvents } from '@crm/proto';
 import { type ExitReason, exitEnrollments } from './engine/enrollment-records';
+import { pauseForAutoReply } from './engine/out-of-office';
 
 /**
  * What the flows context does with other contexts' events (services/flows/README.md, "Events"),
@@ -13,7 +14,12 @@ import { type ExitReason, exitEnrollments } from './engine/enrollment-records';
  *   contact deleted → `contact_deleted`: every enrollment of the contact;
  * - opens and clicks (never those flagged as automated) and replies of an enrollment's email: its
  *   branch signals, which wake a branch waiting for them;
- * - a task of an enrollment completed (or deleted): its step is done and the enrollment moves on.
+ * - a task of an enrollment completed (or deleted): its step is done and the enrollment moves on;
+ * - an automatic reply (out of office): the contact's active enrollments pause until the person is
+ *   back (`engine/out-of-office.ts`), each reply once.
+ *
+ * While an out-of-office pause holds an enrollment, its next_run_at is the resume: a signal or a
+ * task outcome moves the step's own due time (`held_next_run_at`) instead.
  */
 export interface EnrollmentTriggersDeps {
   db: SqlClient;
@@ -24,6 +30,8 @@ export interface EnrollmentTriggersDeps {
   onWake: () => void;
   /** Enrollments exited: their sends are to be cancelled. */
   onExits: () => void;
+  /** `OUT_OF_OFFICE_DEFAULT_DAYS`: how long a reply that names no return date pauses. */
+  outOfOfficeDefaultDays: number;
 }
 
 const uuid = (value: unknown): string | undefined => (typeof value === 'string' && isUuid(value) ? value.toLowerCase() : undefined);
@@ -48,7 +56,9 @@ export function createEnrollmentTriggers(deps: EnrollmentTriggersDeps): (event: 
       if (!rows.length) return false;
       // A branch waiting on this email decides now rather than at the end of its window.
       const { rows: woken } = await tx.query(
-        `UPDATE enrollments SET next_run_at = LEAST(next_run_at, $4::timestamptz)
+        `UPDATE enrollments
+            SET next_run_at = CASE WHEN resume_at IS NULL THEN LEAST(next_run_at, $4::timestamptz) ELSE next_run_at END,
+                held_next_run_at = CASE WHEN resume_at IS NULL THEN held_next_run_at ELSE LEAST(held_next_run_at, $4::timestamptz) END
           WHERE workspace_id = $1::uuid AND id = $2::uuid AND status IN ('active', 'paused')
             AND branch_until IS NOT NULL AND last_sent_email_id = $3::uuid
           RETURNING 1`,
@@ -61,7 +71,10 @@ export function createEnrollmentTriggers(deps: EnrollmentTriggersDeps): (event: 
 
   async function taskEnded(workspaceId: string, enrollmentId: string, taskId: string, outcome: 'completed' | 'deleted'): Promise<void> {
     const { rows } = await db.query(
-      `UPDATE enrollments SET task_outcome = $4, next_run_at = $5::timestamptz, updated_at = $5::timestamptz
+      `UPDATE enrollments
+          SET task_outcome = $4, updated_at = $5::timestamptz,
+              next_run_at = CASE WHEN resume_at IS NULL THEN $5::timestamptz ELSE next_run_at END,
+              held_next_run_at = CASE WHEN resume_at IS NULL THEN held_next_run_at ELSE $5::timestamptz END
         WHERE workspace_id = $1::uuid AND id = $2::uuid AND waiting_task_id = $3::uuid AND task_outcome IS NULL
           AND status IN ('active', 'paused')
         RETURNING 1`,
@@ -101,6 +114,31 @@ export function createEnrollmentTriggers(deps: EnrollmentTriggersDeps): (event: 
           return;
       }
     }
+    if (isEventOf(event, MessagingEvents.AutoReplyReceived)) {
+      const data = event.data;
+      const contactId = uuid(data.contact_id);
+      const eventId = uuid(event.id);
+      const receivedAt = new Date(data.received_at);
+      if (!contactId || !eventId || Number.isNaN(receivedAt.getTime())) return;
+      await commit(async (tx) => {
+        await pauseForAutoReply(
+          tx,
+          workspaceId,
+          {
+            eventId,
+            contactId,
+            receivedAt,
+            utcOffsetMinutes: Number.isFinite(data.utc_offset_minutes) ? data.utc_offset_minutes : 0,
+            ...(data.returns_on ? { returnsOn: data.returns_on } : {}),
+            ...(data.returns_on_text ? { returnsOnText: data.returns_on_text } : {}),
+          },
+          deps.outOfOfficeDefaultDays,
+          deps.clock.now(),
+        );
+        return [];
+      });
+      return;
+    }
     if (isEventOf(event, ActivitiesEvents.MeetingScheduled)) {
       const contactId = uuid(event.data.contact_id);
       if (contactId) await exit(workspaceId, { contactId }, 'meeting_booked');
@@ -128,6 +166,7 @@ export const enrollmentTriggers = defineDurableConsumer({
   home: 'flows',
   subjects: [
     MessagingEvents.EmailEventRecorded,
+    MessagingEvents.AutoReplyReceived,
     ActivitiesEvents.MeetingScheduled,
     ActivitiesEvents.TaskCompleted,
     ActivitiesEvents.TaskDeleted,

@@ -2,6 +2,7 @@ import { flowRuns } from '@crm/flows-contract';
 import { type SqlClient, compileListQuery, newId, parseListQuery, runMigrations, selectColumns } from '@crm/kit';
 import { sqlBackends } from '@crm/kit/testing';
 import { CLAIM_DUE_SQL } from './engine/flow-engine';
+import { RESUME_DUE_SQL } from './engine/out-of-office';
 import { migrations } from './migrations';
 
 /**
@@ -55,6 +56,13 @@ describe.each(sqlBackends())('enrollment plans on $name', (backend) => {
     const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Index Scan using enrollments_due_idx/);
     expect(plan).not.toMatch(/Sort/);
+  });
+
+  test("the engine's resumes seek the resume index, whatever else is due", async () => {
+    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${RESUME_DUE_SQL}`, ['2026-11-02T00:00:00Z', 200]);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index Scan using enrollments_resume_idx/);
+    expect(plan).not.toMatch(/Seq Scan on enrollments/);
   });
 
   /** The indexes the planner reads for this list's first page, sequential scans ruled out. */

@@ -16,6 +16,7 @@ import {
 import { FlowsError, FlowsErrorCode, MAX_ENROLL_CONTACTS, enrollments } from '@crm/flows-contract';
 import type { MessagingServiceDefinition, PeopleServiceDefinition } from '@crm/proto';
 import { endEvent, exitEnrollments, insertSteps } from './engine/enrollment-records';
+import { endOutOfOfficePause } from './engine/out-of-office';
 import { type FlowCache, type LoadedFlow } from './engine/runnable-flow';
 import { type StepResult, enterFlow, newEnrollmentState } from './engine/step';
 
@@ -26,7 +27,9 @@ import { type StepResult, enterFlow, newEnrollmentState } from './engine/step';
  * any status but archived (409); one active or paused enrollment per contact and flow (409).
  *
  * PATCH `{status}`: active ⇄ paused, active|paused → exited (`manual`); completed, exited and
- * failed are final (409). The flow and the contact of an enrollment never change.
+ * failed are final (409). The flow and the contact of an enrollment never change. On an
+ * enrollment an out-of-office reply paused, `active` resumes it now and `paused` keeps it paused
+ * until a person resumes it (`engine/out-of-office.ts`).
  */
 /** Pool members fetched per call to people, and enrollments written per statement. */
 const POOL_PAGE = 10_000;
@@ -203,16 +206,25 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
         return created;
       },
       async update(ctx, id, body) {
-        const exiting = typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'exited';
+        const status = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
+        const exiting = status === 'exited';
+        let pauseEnded = false;
         const updated = await store.update(ctx, id, body, {
-          inTransaction: async (tx, record) => (exiting && (record.status === 'active' || record.status === 'paused') ? exitEnrollments(tx, ctx.workspaceId, { ids: [id] }, 'manual', clock.now()) : []),
+          inTransaction: async (tx, record) => {
+            if (exiting) {
+              return record.status === 'active' || record.status === 'paused' ? exitEnrollments(tx, ctx.workspaceId, { ids: [id] }, 'manual', clock.now()) : [];
+            }
+            if (status === 'active' || status === 'paused') pauseEnded = await endOutOfOfficePause(tx, ctx.workspaceId, id, clock.now());
+            return [];
+          },
         });
         if (exiting) {
           deps.onExits();
           return store.get(ctx.workspaceId, id);
         }
         if (updated.status === 'active') deps.onEnrolled();
-        return updated;
+        // The step's own due time came back after the row was read.
+        return pauseEnded ? store.get(ctx.workspaceId, id) : updated;
       },
       async delete() {
         throw new CrmError('method_not_allowed', 'an enrollment is never deleted: exit it with PATCH {"status": "exited"}');

@@ -9,7 +9,9 @@ test('each flows declaration, its proto message, its table and its indexes agree
     api: { ...flowsApi, routes: [...flowsApi.routes, route(enrollmentSteps, ['list'])] },
     migrations,
     protoFile: 'crm/flows/v1/flows.proto',
-    internalColumns: { enrollments: ['visits', 'waiting_task_id', 'task_outcome', 'branch_until', 'last_sent_email_id', 'retries', 'trace'] },
+    internalColumns: {
+      enrollments: ['visits', 'waiting_task_id', 'task_outcome', 'branch_until', 'last_sent_email_id', 'retries', 'trace', 'resume_at', 'held_next_run_at'],
+    },
   });
   expect(problems).toEqual([]);
 }, 30_000);

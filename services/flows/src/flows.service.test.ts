@@ -417,6 +417,39 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
       expect(await enrollment(other.id)).toMatchObject({ status: 'active' });
     });
 
+    test("an out-of-office reply pauses every active enrollment of the contact until the day after the return it names; a person's reply still exits", async () => {
+      const { contactId, e, sent } = await started('away@example.com');
+      const elsewhere = await createFlow([wait('w', 3_600)], []);
+      const other = await enroll(elsewhere.id, contactId);
+      await expectEventually(async () => expect((await h.messaging.service.sentEmails.get(h.workspaceId, String(sent.id))).status).toBe('sent'), { timeoutMs: 15_000 });
+      const until = new Date(Date.now() + 10 * 86_400_000);
+      const month = until.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
+      const auto = Buffer.from(
+        `From: Ada <away@example.com>\r\nTo: ana@acme.test\r\nSubject: Automatic reply: Hello Ada\r\nAuto-Submitted: auto-replied\r\n` +
+          `Date: ${new Date().toUTCString()}\r\nMessage-ID: <ooo-${sent.id}@example.com>\r\nIn-Reply-To: ${sent.message_id}\r\n\r\n` +
+          `I am out of the office until ${until.getUTCDate()} ${month} ${until.getUTCFullYear()} with no access to email.\r\n`,
+      );
+      await expect(h.messaging.service.inbound.ingest(auto)).resolves.toMatchObject({ kind: 'auto_reply' });
+      // Away until that day, back the day after, resumed the day after that (no schedule: midnight at the reply's offset).
+      const resumes = new Date(Date.UTC(until.getUTCFullYear(), until.getUTCMonth(), until.getUTCDate() + 2)).toISOString();
+      for (const id of [e.id, other.id]) {
+        await expectEventually(async () => expect(await enrollment(id)).toMatchObject({ status: 'paused', next_run_at: resumes }));
+      }
+      const backOn = new Date(Date.parse(resumes) - 86_400_000).toISOString().slice(0, 10);
+      expect((await steps(e.id)).at(-1)).toMatchObject({
+        outcome: 'paused',
+        detail: `out-of-office reply, back on ${backOn} ("until ${until.getUTCDate()} ${month} ${until.getUTCFullYear()}"); resumes ${resumes}`,
+      });
+
+      const reply = Buffer.from(
+        `From: Ada <away@example.com>\r\nTo: ana@acme.test\r\nSubject: Re: Hello Ada\r\nMessage-ID: <reply-${sent.id}@example.com>\r\n` +
+          `In-Reply-To: ${sent.message_id}\r\nReferences: ${sent.message_id}\r\n\r\nBack early: yes, let's talk.\r\n`,
+      );
+      await expect(h.messaging.service.inbound.ingest(reply)).resolves.toMatchObject({ kind: 'reply' });
+      await expectEventually(async () => expect(await enrollment(e.id)).toMatchObject({ status: 'exited', exit_reason: 'replied', next_run_at: null }));
+      expect(await enrollment(other.id)).toMatchObject({ status: 'paused', next_run_at: resumes });
+    });
+
     test('an unsubscribe, a meeting with the contact and the contact deleted exit every open enrollment of the contact', async () => {
       const u = await started('unsub@example.com');
       const token = /\/u\/([A-Za-z0-9_-]+)/.exec(sink.received.find((m) => m.to.includes('unsub@example.com'))?.raw.toString() ?? '')?.[1];

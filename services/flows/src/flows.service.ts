@@ -56,6 +56,8 @@ export interface FlowsServiceDeps {
     pollMs: number;
     /** Enrollments per engine round (`FLOW_ENGINE_BATCH`). */
     batchSize: number;
+    /** `OUT_OF_OFFICE_DEFAULT_DAYS`: how long an auto-reply that names no return date pauses. */
+    outOfOfficeDefaultDays: number;
   };
 }
 
@@ -105,7 +107,15 @@ export function createFlowsService(deps: FlowsServiceDeps): FlowsService {
     enrollments,
     engine,
     cancels,
-    handleEvent: createEnrollmentTriggers({ db, log, afterCommit, clock, onWake: () => engine.wake(), onExits }),
+    handleEvent: createEnrollmentTriggers({
+      db,
+      log,
+      afterCommit,
+      clock,
+      onWake: () => engine.wake(),
+      onExits,
+      outOfOfficeDefaultDays: deps.settings.outOfOfficeDefaultDays,
+    }),
 
     async analytics(workspaceId, flowId) {
       const flow = await cache.get(db, workspaceId, flowId);

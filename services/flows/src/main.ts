@@ -13,6 +13,8 @@ export const FLOWS_SETTINGS = {
   FLOW_ENGINE_POLL_MS: setting.int(1_000, 10, 60_000),
   /** Enrollments per engine round; default 200 on Postgres, 20 on PGlite. */
   FLOW_ENGINE_BATCH: setting.optionalInt(1, 1_000),
+  /** Days an out-of-office reply that names no return date pauses the contact's enrollments. */
+  OUT_OF_OFFICE_DEFAULT_DAYS: setting.int(7, 1, 90),
 } as const;
 
 /**
@@ -42,6 +44,7 @@ export const flowsService: SqlServiceDefinition<
       settings: {
         pollMs: config.FLOW_ENGINE_POLL_MS,
         batchSize: config.FLOW_ENGINE_BATCH ?? (db.kind === 'pglite' ? 20 : 200),
+        outOfOfficeDefaultDays: config.OUT_OF_OFFICE_DEFAULT_DAYS,
       },
     });
     // A flow's owner is a user of the workspace (gateway/README.md, "References").

@@ -4,8 +4,8 @@ import { IDEMPOTENCY_MIGRATION_SQL, type Migration, OUTBOX_MIGRATION_SQL } from 
  * The flows schema. Released migrations are never edited; changes come as new entries.
  *
  * Tenancy in every key: primary keys are (workspace_id, id) and every list index leads with the
- * workspace. Two indexes deliberately do not: the engine's due index and the flows' active index,
- * which the engine reads across every workspace.
+ * workspace. Two indexes deliberately do not: the engine's due index and its resume index
+ * (enrollments_due_idx, enrollments_resume_idx), which the engine reads across every workspace.
  */
 export const migrations: Migration[] = [
   { id: '001_outbox', sql: OUTBOX_MIGRATION_SQL },
@@ -196,6 +196,31 @@ export const migrations: Migration[] = [
       -- The foreign key to flows stays for the integrity it gives, although it checks every
       -- inserted row on its own (a sixth of a bulk enrollment's time). The engine's claim does not
       -- lean on it for its plan (CLAIM_DUE_SQL).
+    `,
+  },
+  {
+    id: '007_out_of_office',
+    sql: `
+      -- An enrollment paused by an out-of-office reply (engine/out-of-office.ts): resume_at is when
+      -- the engine makes it active again (NULL: not paused that way; a pause by hand has none and
+      -- waits for a person), and held_next_run_at when its step was due before the pause, which
+      -- the resume restores when it is later (a wait is never cut short). While paused this way the
+      -- enrollment's next_run_at is resume_at, so the API shows when it will resume.
+      ALTER TABLE enrollments ADD COLUMN resume_at timestamptz(3), ADD COLUMN held_next_run_at timestamptz(3);
+      -- The engine's resumes across every workspace, as enrollments_due_idx for its claim.
+      CREATE INDEX enrollments_resume_idx ON enrollments (resume_at) WHERE status = 'paused' AND resume_at IS NOT NULL;
+
+      -- The automatic replies already applied, by the id of their event: a redelivered one pauses
+      -- nothing again, even after the pause it made is over. One small row per auto-reply, kept.
+      CREATE TABLE auto_replies (
+        workspace_id uuid NOT NULL,
+        event_id uuid NOT NULL,
+        contact_id uuid NOT NULL,
+        received_at timestamptz(3) NOT NULL,
+        returns_on date,
+        created_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (workspace_id, event_id)
+      );
     `,
   },
 ];

@@ -1,6 +1,6 @@
 import { createLogger, newEvent, newId } from '@crm/kit';
 import { expectEventually, sqlBackends } from '@crm/kit/testing';
-import { ActivitiesEvents } from '@crm/proto';
+import { ActivitiesEvents, MessagingEvents } from '@crm/proto';
 import { activityTouchpoints, createActivityTouchpoints } from './activity-touchpoints.consumer';
 import { type MessagingHarness, openMessaging } from './testing/harness';
 
@@ -23,7 +23,7 @@ describe.each(sqlBackends())('activity touchpoints on $name', (backend) => {
       )
     ).rows;
 
-  test('a call logged is one touchpoint, its event in the outbox, the relay woken once', async () => {
+  test('a call logged is one touchpoint, its event published, the relay woken once', async () => {
     let wakes = 0;
     const apply = createActivityTouchpoints({ db: h.db, log: createLogger('test', 'silent'), afterCommit: () => wakes++ });
     const callLogId = newId();
@@ -40,7 +40,7 @@ describe.each(sqlBackends())('activity touchpoints on $name', (backend) => {
     expect(await touchpointsOf(callLogId)).toEqual([{ source: 'call_log', status: 'failed', summary: 'Call failed (no_answer), 0 s' }]);
     expect(wakes).toBe(1);
     const [{ id }] = (await h.db.query<{ id: string }>(`SELECT id FROM touchpoints WHERE workspace_id = $1::uuid AND source_id = $2::uuid`, [h.workspaceId, callLogId])).rows as [{ id: string }];
-    const published = () => h.eventsOf('crm.messaging.touchpoint.recorded').filter((e) => (e.data as { touchpoint_id?: string }).touchpoint_id === id);
+    const published = () => h.eventsOf(MessagingEvents.TouchpointRecorded).filter((e) => (e.data as { touchpoint_id?: string }).touchpoint_id === id);
     await expectEventually(() => expect(published()).toHaveLength(1));
 
     // Redelivered: nothing new, nothing to publish, no wake.

@@ -1,5 +1,6 @@
 import { type SqlServiceDefinition, createMemorySendQuota, createRedis, createRedisSendQuota, setting } from '@crm/kit';
 import { directoryApi } from '@crm/directory-contract';
+import { messagingApi } from '@crm/messaging-contract';
 import { peopleApi } from '@crm/people-contract';
 import type { Redis } from 'ioredis';
 import { activityLedger, createActivityLedger } from './activity-ledger.consumer';
@@ -14,7 +15,7 @@ import { migrations } from './migrations';
 export const MESSAGING_SETTINGS = {
   PUBLIC_URL: setting.url('http://127.0.0.1:8080', 'http', 'https'),
   MAIL_DOMAIN: setting.optionalString(),
-  MAIL_FROM: setting.optionalString(),
+  MAIL_FROM: setting.optionalEmail(),
   SMTP_URL: setting.optionalUrl('smtp', 'smtps'),
   INBOUND_SMTP_ADDR: setting.optionalAddress(),
   INBOUND_MAX_BYTES: setting.int(10 * 1024 * 1024, 1_024, 100 * 1024 * 1024),
@@ -37,6 +38,7 @@ const redisOf = new WeakMap<MessagingService, Redis>();
 export const messagingService: SqlServiceDefinition<MessagingService, { people: typeof peopleApi; directory: typeof directoryApi }, typeof MESSAGING_SETTINGS> = {
   name: 'messaging',
   migrations,
+  resources: messagingApi.routes.map((route) => route.spec),
   peers: { people: peopleApi, directory: directoryApi },
   config: MESSAGING_SETTINGS,
   create({ db, cursors, cursorSecret, afterCommit, log, clock, peers, config }) {

@@ -92,6 +92,17 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
     await expect(send(newId())).rejects.toMatchObject({ code: 'validation_failed', details: [{ field: 'contact_id' }] });
     const nameless = String((await h.people.service.contacts.create(ctx(), { first_name: 'No address' })).id);
     await expect(send(nameless)).rejects.toMatchObject({ code: 'validation_failed', details: [{ field: 'contact_id', message: 'the contact has no email address' }] });
+    // An address stored before the address rule took RFC 5321's limits: no send is queued to it.
+    const legacy = await h.contact('legacy@example.com');
+    await h.storeAddress(legacy, `${'a'.repeat(65)}@example.com`);
+    await expect(send(legacy)).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'contact_id', message: "the contact's email address cannot be sent to: local part must be at most 64 octets (UTF-8 bytes); it has 65" }],
+    });
+    await expect(send(await h.contact('from@example.com'), { from_email: `${'é'.repeat(32)}a@example.com` })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'from_email', message: 'local part must be at most 64 octets (UTF-8 bytes); it has 65' }],
+    });
     const contactId = await h.contact('grace@example.com');
     await expect(send(contactId, { template_id: newId(), subject: undefined, body: undefined })).rejects.toMatchObject({
       details: [{ field: 'template_id' }],
@@ -325,6 +336,29 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
       filters: [{ field: 'contact_id', value: contactId }, { field: 'direction', value: 'inbound' }],
     });
     expect(inboundTouches.data.map((t) => t.source)).toEqual(['email_event', 'inbound_email']);
+    // Each auto-reply is published for flows, with the day it says the person is back when it names one.
+    const autoReplies = () => h.eventsOf(MessagingEvents.AutoReplyReceived).filter((e) => (e.data as { sent_email_id: string }).sent_email_id === queued.id);
+    await expectEventually(() => expect(autoReplies()).toHaveLength(1));
+    expect(autoReplies()[0]!.data).toEqual({ sent_email_id: queued.id, contact_id: contactId, received_at: expect.any(String), utc_offset_minutes: 0 });
+    // Written an hour ago in Paris (+0200), back ten days later (a day of Paris's calendar).
+    const written = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
+    const inParis = (at: Date) => new Date(at.getTime() + 2 * 3_600_000);
+    const [y, m, d] = inParis(new Date(written.getTime() + 10 * 86_400_000)).toISOString().slice(0, 10).split('-');
+    const vacation = Buffer.from(
+      `From: talker@example.com\r\nTo: ana@acme.test\r\nSubject: Réponse automatique : ${queued.subject}\r\nAuto-Submitted: auto-replied\r\n` +
+        `Date: ${inParis(written).toUTCString().replace('GMT', '+0200')}\r\nMessage-ID: <auto-2@example.com>\r\nIn-Reply-To: ${queued.message_id}\r\n\r\n` +
+        `Bonjour, je suis en congés. Je serai de retour le ${d}/${m}/${y}.\r\n`,
+    );
+    await expect(inbound.ingest(vacation)).resolves.toEqual({ kind: 'auto_reply', sentEmailId: queued.id });
+    await expectEventually(() => expect(autoReplies()).toHaveLength(2));
+    expect(autoReplies()[1]!.data).toMatchObject({
+      received_at: written.toISOString(),
+      utc_offset_minutes: 120,
+      returns_on: `${y}-${m}-${d}`,
+      returns_on_text: `de retour le ${d}/${m}/${y}`,
+    });
+    // The touchpoint of a send's automatic reply is written once.
+    expect((await h.messaging.service.touchpoints.list(h.workspaceId, { limit: 50, sort: [{ field: 'occurred_at', direction: 'asc' }], filters: [{ field: 'contact_id', value: contactId }, { field: 'direction', value: 'inbound' }] })).data).toHaveLength(2);
 
     const dsn = (action: string, status: string, id = String(queued.id)) =>
       Buffer.from(
@@ -414,16 +448,22 @@ describe.each(sqlBackends())('messaging on $name', (backend) => {
     });
   });
 
-  test('a message already handed over completely when its worker died is recorded as sent, never sent again', async () => {
+  test('a message handed over when its worker died, before the answer, is delivered again with the same Message-ID, never taken as delivered', async () => {
     const contactId = await h.contact('crash@example.com');
     const held = await withHeldDeliveries(h.db, () => send(contactId));
+    // As a worker killed after its end of data leaves it: committed, one attempt, the lease run out.
     await h.db.query(
-      `UPDATE deliveries SET state = 'committed', committed_at = now(), provider = 'smtp', next_attempt_at = now() - interval '1 second'
+      `UPDATE deliveries SET state = 'committed', committed_at = now(), provider = 'smtp', attempts = 1, next_attempt_at = now() - interval '1 second'
         WHERE workspace_id = $1 AND sent_email_id = $2`,
       [h.workspaceId, held.id],
     );
     await expectEventually(async () => expect(await status(held.id)).toBe('sent'));
-    expect(sink.countOf(String(held.message_id))).toBe(0);
+    expect(sink.countOf(String(held.message_id))).toBe(1);
+    expect(await h.messaging.service.sentEmails.get(h.workspaceId, String(held.id))).toMatchObject({
+      attempts: 2,
+      last_error: expect.stringMatching(/no answer was recorded .*sent again with the same Message-ID/),
+      next_attempt_at: null,
+    });
   });
 
   test('the inbound SMTP listener records a reply and a bounce sent by a standard SMTP client', async () => {

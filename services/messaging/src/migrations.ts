@@ -278,4 +278,32 @@ export const migrations: Migration[] = [
       ALTER TABLE deliveries ADD COLUMN trace jsonb NOT NULL DEFAULT '{}'::jsonb;
     `,
   },
+  {
+    id: '008_delivery_attempts',
+    sql: `
+      -- What a send's delivery attempts came to, on the send's own row so a read of sent_emails shows
+      -- it: the attempts made so far, the last failure (the server's answer, or the connection error)
+      -- and, while a retry waits, when it goes. The delivery worker writes them with each outcome,
+      -- copied from its deliveries row.
+      --
+      -- 'committed' in deliveries means the end of data may have gone out, not that the message was
+      -- delivered: a worker that stops after the end of data and before the server's answer leaves
+      -- the send to go again, with the same Message-ID, once its lease runs out (the delivery worker,
+      -- gateway/README.md "Delivery, at least once").
+      --
+      -- Sends that finished before this migration keep attempts NULL (not recorded): copying the
+      -- whole history from deliveries would rewrite every row of a large table. Sends still queued
+      -- take their delivery's figures now.
+      ALTER TABLE sent_emails ADD COLUMN attempts integer;
+      ALTER TABLE sent_emails ALTER COLUMN attempts SET DEFAULT 0;
+      ALTER TABLE sent_emails ADD COLUMN last_error text;
+      ALTER TABLE sent_emails ADD COLUMN next_attempt_at timestamptz(3);
+      UPDATE sent_emails s
+         SET attempts = d.attempts,
+             last_error = d.last_error,
+             next_attempt_at = CASE WHEN d.state = 'pending' AND d.attempts > 0 THEN d.next_attempt_at END
+        FROM deliveries d
+       WHERE d.workspace_id = s.workspace_id AND d.sent_email_id = s.id AND s.status = 'queued'; -- all workspaces: a one-off backfill
+    `,
+  },
 ];

@@ -301,6 +301,20 @@ export async function suppress(tx: SqlQueryable, send: SendRow, reason: 'unsubsc
  */
 const DELIVERY_DONE_SQL = `UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`;
 
+/** The longest `last_error` kept: a server's answer runs to a few lines at most. */
+export const ATTEMPT_ERROR_MAX = 1_000;
+
+/**
+ * A finished send's `attempts`, `last_error` and `next_attempt_at` (none: nothing is due), as
+ * assignments of an UPDATE of `sent_emails s`, read from its delivery row (which the same statement
+ * may finish, but leaves these two as they were). `lastError`, when given, is the error that
+ * finished it.
+ */
+const finishedAttemptsSql = (lastError = 'NULL') =>
+  `attempts = coalesce((SELECT d.attempts FROM deliveries d WHERE d.workspace_id = s.workspace_id AND d.sent_email_id = s.id), s.attempts),
+   last_error = coalesce(${lastError}, (SELECT d.last_error FROM deliveries d WHERE d.workspace_id = s.workspace_id AND d.sent_email_id = s.id), s.last_error),
+   next_attempt_at = NULL`;
+
 /**
  * The address's suppression reason as a column `suppressed` of a query on `sent_emails s` (NULL
  * when none). `lowered` is the lower-cased address: a parameter holding JavaScript's
@@ -310,16 +324,11 @@ const DELIVERY_DONE_SQL = `UPDATE deliveries SET state = 'done', lease_token = N
 export const suppressionColumn = (lowered: string) =>
   `(SELECT x.reason FROM suppressions x WHERE x.workspace_id = s.workspace_id AND x.email_lower = ${lowered}) AS suppressed`;
 
-/** The send was accepted (or written by the log provider): status sent, its touchpoint, `email.sent`. */
-export async function markSent(tx: SqlQueryable, send: SendRow, provider: 'smtp' | 'log', sentAt: Date): Promise<CrmEvent[]> {
-  const [events] = await markSentAll(tx, [{ send, provider, at: sentAt }]);
-  return events!;
-}
-
 /**
- * Sends accepted together (a group of the delivery worker's), in three statements whatever their
- * number: their status and delivery rows, their touchpoints, their ledger rows and counters. As
- * `markSent` for each; the events each publishes, in order.
+ * Sends accepted by their server (or written by the log provider), together (a group of the
+ * delivery worker's), in three statements whatever their number: their status, attempts and
+ * delivery rows, their touchpoints, their ledger rows and counters. The events each publishes
+ * (`email.sent`, its touchpoint's), in order.
  */
 export async function markSentAll(tx: SqlQueryable, sent: readonly { send: SendRow; provider: 'smtp' | 'log'; at: Date }[]): Promise<CrmEvent[][]> {
   if (!sent.length) return [];
@@ -329,8 +338,10 @@ export async function markSentAll(tx: SqlQueryable, sent: readonly { send: SendR
      ), done AS (
        UPDATE deliveries d SET state = 'done', lease_token = NULL FROM input WHERE d.workspace_id = input.workspace_id AND d.sent_email_id = input.id
      )
-     UPDATE sent_emails s SET status = 'sent', provider = input.provider, sent_at = input.sent_at, failure_reason = NULL, updated_at = now()
-       FROM input WHERE s.workspace_id = input.workspace_id AND s.id = input.id`,
+     UPDATE sent_emails s SET status = 'sent', provider = input.provider, sent_at = input.sent_at, failure_reason = NULL, updated_at = now(),
+                              attempts = coalesce(d.attempts, s.attempts), last_error = coalesce(d.last_error, s.last_error), next_attempt_at = NULL
+       FROM input LEFT JOIN deliveries d ON d.workspace_id = input.workspace_id AND d.sent_email_id = input.id
+      WHERE s.workspace_id = input.workspace_id AND s.id = input.id`,
     [sent.map((r) => r.send.workspace_id), sent.map((r) => r.send.id), sent.map((r) => r.provider), sent.map((r) => r.at.toISOString())],
   );
   const touches = await recordTouchpoints(
@@ -388,7 +399,8 @@ export async function markSentAll(tx: SqlQueryable, sent: readonly { send: SendR
 export async function markFailed(tx: SqlQueryable, send: SendRow, reason: string): Promise<CrmEvent[]> {
   await tx.query(
     `WITH done AS (${DELIVERY_DONE_SQL})
-     UPDATE sent_emails SET status = 'failed', failure_reason = $3, updated_at = now() WHERE workspace_id = $1::uuid AND id = $2::uuid`,
+     UPDATE sent_emails s SET status = 'failed', failure_reason = $3, updated_at = now(), ${finishedAttemptsSql()}
+      WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid`,
     [send.workspace_id, send.id, reason.slice(0, 255)],
   );
   return [
@@ -405,26 +417,31 @@ export async function markFailed(tx: SqlQueryable, send: SendRow, reason: string
 export interface BounceInput {
   type: 'hard' | 'soft';
   statusCode?: string | null;
+  /** What the refusing server said: its SMTP answer, or a report's Diagnostic-Code. */
   detail?: string | null;
   occurredAt: Date;
+  /** The delivery attempt this refusal ended, when it was ours: recorded as the send's `last_error`. */
+  attemptError?: string;
 }
 
 /**
- * The send bounced: status bounced, its `bounce` event, and for a hard bounce the address joins
- * the workspace's suppression list. A send that bounced already records the later bounce as an
- * event only.
+ * The send bounced: status bounced with the server's answer in `failure_reason`, its `bounce`
+ * event, and for a hard bounce the address joins the workspace's suppression list. A send that
+ * bounced already records the later bounce as an event only.
  */
 export async function markBounced(tx: SqlQueryable, send: SendRow, bounce: BounceInput): Promise<CrmEvent[]> {
   const events: CrmEvent[] = [];
   if (send.status !== 'bounced') {
+    const reason = `${bounce.type} bounce${bounce.statusCode ? ` ${bounce.statusCode}` : ''}${bounce.detail ? `: ${bounce.detail}` : ''}`;
     await tx.query(
-      `UPDATE sent_emails SET status = 'bounced', failure_reason = $3, updated_at = now() WHERE workspace_id = $1::uuid AND id = $2::uuid`,
-      [send.workspace_id, send.id, `${bounce.type} bounce${bounce.statusCode ? ` ${bounce.statusCode}` : ''}`.slice(0, 255)],
+      `UPDATE sent_emails s SET status = 'bounced', failure_reason = $3, updated_at = now(), ${finishedAttemptsSql('$4::text')}
+        WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid`,
+      [send.workspace_id, send.id, reason.slice(0, 255), bounce.attemptError?.slice(0, ATTEMPT_ERROR_MAX) ?? null],
     );
-    await tx.query(`UPDATE deliveries SET state = 'done', lease_token = NULL WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`, [
-      send.workspace_id,
-      send.id,
-    ]);
+    await tx.query(
+      `UPDATE deliveries SET state = 'done', lease_token = NULL, last_error = coalesce($3, last_error) WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`,
+      [send.workspace_id, send.id, bounce.attemptError?.slice(0, ATTEMPT_ERROR_MAX) ?? null],
+    );
     events.push(
       newEvent(MessagingEvents.SentEmailBounced, send.workspace_id, {
         sent_email_id: send.id,
@@ -445,4 +462,21 @@ export async function markBounced(tx: SqlQueryable, send: SendRow, bounce: Bounc
   });
   if (bounce.type === 'hard') await suppress(tx, send, 'hard_bounce');
   return [...events, ...recorded.events];
+}
+
+/**
+ * A delivery attempt failed and the send goes again at `nextAttemptAt`: its delivery row waits for
+ * then, and the send shows its attempts so far, the error and the time. The caller holds the send's
+ * row lock, taken before the delivery's as the hand-over and a cancel take them.
+ */
+export async function scheduleRetry(tx: SqlQueryable, send: SendRow, error: string, nextAttemptAt: Date): Promise<void> {
+  await tx.query(
+    `WITH d AS (
+       UPDATE deliveries SET state = 'pending', lease_token = NULL, next_attempt_at = $3::timestamptz, last_error = $4
+        WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid RETURNING attempts
+     )
+     UPDATE sent_emails s SET attempts = d.attempts, last_error = $4, next_attempt_at = $3::timestamptz, updated_at = now()
+       FROM d WHERE s.workspace_id = $1::uuid AND s.id = $2::uuid`,
+    [send.workspace_id, send.id, nextAttemptAt.toISOString(), error.slice(0, ATTEMPT_ERROR_MAX)],
+  );
 }

@@ -1,5 +1,6 @@
 import { directoryApi, userReference } from '@crm/directory-contract';
 import { type SqlServiceDefinition, withReferenceChecks } from '@crm/kit';
+import { peopleApi } from '@crm/people-contract';
 import { subscribeActivityTimestamps } from './activity-timestamps.consumer';
 import { migrations } from './migrations';
 import { peopleGrpcBinding } from './people.grpc';
@@ -12,6 +13,7 @@ import { type PeopleService, createPeopleService } from './people.service';
 export const peopleService: SqlServiceDefinition<PeopleService, { directory: typeof directoryApi }> = {
   name: 'people',
   migrations,
+  resources: peopleApi.routes.map((route) => route.spec),
   peers: { directory: directoryApi },
   create({ db, cursors, afterCommit, log, peers }) {
     const service = createPeopleService({ db, cursors, afterCommit, log });

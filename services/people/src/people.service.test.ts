@@ -83,6 +83,17 @@ describe.each(sqlBackends())('people service on $name', (backend) => {
     await expect(people.contacts.create(ctx, { last_name: 'Other', svc_uid: 'ext-1' })).rejects.toMatchObject({ code: 'conflict', details: { field: 'svc_uid' } });
   });
 
+  test('an address past RFC 5321 limits is refused naming email, on create and on update', async () => {
+    const local65 = `${'a'.repeat(65)}@example.com`;
+    const message = 'local part must be at most 64 octets (UTF-8 bytes); it has 65';
+    await expect(people.contacts.create(ctx, { email: local65 })).rejects.toMatchObject({ code: 'validation_failed', details: [{ field: 'email', message }] });
+    const kept = await people.contacts.create(ctx, { email: `${'a'.repeat(64)}@limits.example.com` });
+    await expect(people.contacts.update(ctx, String(kept.id), { email: local65 })).rejects.toMatchObject({ code: 'validation_failed', details: [{ field: 'email', message }] });
+    // Octets, not characters: 33 characters of which 32 take two bytes each.
+    await expect(people.contacts.update(ctx, String(kept.id), { email: `${'é'.repeat(32)}a@example.com` })).rejects.toMatchObject({ details: [{ field: 'email', message }] });
+    expect((await people.contacts.get(ws, String(kept.id))).email).toBe(`${'a'.repeat(64)}@limits.example.com`);
+  });
+
   test('validation lists every bad field', async () => {
     const error = await people.contacts.create(ctx, { email: 'nope', priority: 'high', owner_id: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrmError);

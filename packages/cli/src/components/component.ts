@@ -6,6 +6,7 @@ import {
   type Logger,
   type Migration,
   type Peers,
+  type ResourceSpec,
   type SqlServiceDefinition,
   startSqlService,
 } from '@crm/kit';
@@ -39,8 +40,11 @@ export interface ComponentContext<Settings = Readonly<Record<string, unknown>>> 
 export interface ServiceComponent<Settings = Readonly<Record<string, unknown>>> {
   name: string;
   defaultPort: number;
-  /** Postgres-backed services: their schema and migrations, for `crm migrate`. */
-  database?: { schema: string; migrations: readonly Migration[] };
+  /**
+   * Postgres-backed services: their schema and migrations, for `crm migrate`, and the declarations
+   * of the resources kept there, for `crm check`.
+   */
+  database?: { schema: string; migrations: readonly Migration[]; resources: readonly ResourceSpec[] };
   /** The variables this component reads, in this mode. */
   settings(mode: RunMode): ConfigSchema;
   /** Ports it listens on beyond gRPC, checked with the others before anything starts. */
@@ -58,7 +62,7 @@ export function sqlComponent<S, P extends Peers, C extends ConfigSchema>(
     ...more,
     name: definition.name,
     defaultPort,
-    database: { schema: definition.name, migrations: definition.migrations },
+    database: { schema: definition.name, migrations: definition.migrations, resources: definition.resources ?? [] },
     settings: (mode) => ({ ...sqlSettings(definition.name, mode), ...(definition.config ?? {}) }),
     async start({ log, grpcAddr, bus, mode, settings, peerAddress }) {
       const cursorSecret = loadSecret('CURSOR_SECRET', settings, mode);

@@ -14,7 +14,16 @@ export const directoryComponent: ServiceComponent<CommonSettings & DirectorySett
     const keyPepper = loadSecret('KEY_PEPPER', settings, mode);
     const cursorSecret = loadSecret('CURSOR_SECRET', settings, mode);
     const store = await openDocumentStore(settings, log);
-    const running = await startDirectory({ store, secretsKey, keyPepper, cursorSecret, grpcAddr, log });
+    const running = await startDirectory({
+      store,
+      secretsKey,
+      keyPepper,
+      cursorSecret,
+      grpcAddr,
+      log,
+      integrationCheckIntervalMs: settings.INTEGRATION_CHECK_INTERVAL_MS,
+      integrationCheckTimeoutMs: settings.INTEGRATION_CHECK_TIMEOUT_MS,
+    });
     return {
       address: running.server.address,
       stop: async (drainUntil) => {

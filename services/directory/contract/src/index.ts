@@ -6,4 +6,4 @@ export { DIRECTORY_ERRORS, DirectoryError, DirectoryErrorCode } from './director
 export { directoryApi } from './directory.api';
 export { userReference } from './directory.references';
 export { USER_ROLE_VALUES, users } from './users.resource';
-export { INTEGRATION_STATUS_VALUES, integrations } from './integrations.resource';
+export { INTEGRATION_STATUS_VALUES, INTEGRATION_TYPES, integrations } from './integrations.resource';

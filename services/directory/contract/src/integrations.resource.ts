@@ -1,6 +1,16 @@
 import { baseFields, defineResource } from '@crm/kit';
 
-export const INTEGRATION_STATUS_VALUES = ['connected', 'error', 'disconnected'] as const;
+/**
+ * The types the CRM does something with: an `smtp` integration is the workspace's own mail server.
+ * Any other type would be a record nothing reads or checks, so it is refused at creation.
+ */
+export const INTEGRATION_TYPES = ['smtp'] as const;
+
+/**
+ * `checking` until the first check of the integration's server has answered; then `connected` or
+ * `error` (with `status_reason`), as each later check finds it.
+ */
+export const INTEGRATION_STATUS_VALUES = ['connected', 'checking', 'error', 'disconnected'] as const;
 
 /**
  * A workspace's configured integrations (gateway/README.md, "Users and integrations"): read-only
@@ -18,9 +28,11 @@ export const integrations = defineResource({
   fields: {
     id: baseFields.id,
     svc_uid: { ...baseFields.svc_uid, readOnly: true, nullable: true },
-    type: { type: 'string', readOnly: true, nullable: false, filter: true, sort: true, maxLength: 64 },
+    type: { type: 'enum', values: INTEGRATION_TYPES, readOnly: true, nullable: false, filter: true, sort: true },
     name: { type: 'string', readOnly: true, nullable: false, maxLength: 200 },
     status: { type: 'enum', values: INTEGRATION_STATUS_VALUES, readOnly: true, nullable: false, filter: true },
+    /** Why the last check failed, as the server or the network said it (never the secret); null unless `error`. */
+    status_reason: { type: 'string', readOnly: true, nullable: true, maxLength: 500 },
     enabled: { type: 'boolean', readOnly: true, nullable: false, filter: true },
     config: {
       type: 'json',

@@ -151,6 +151,11 @@ export function runDocumentListContract(name: string, open: () => Promise<Docume
       // Regular-expression characters in q are text.
       expect(await ids({ q: '(who?) [x]*' })).toEqual([docs[3]!._id]);
       expect(await ids({ q: '.*+' })).toEqual([]);
+      // Terms of one or two characters are searched like any other.
+      expect(await ids({ q: 'Y' })).toEqual(where((d) => d.name.toLowerCase().includes('y')));
+      expect(await ids({ q: 'p1' })).toEqual(where((d) => d.email.includes('p1')));
+      expect(await ids({ q: '?' })).toEqual([docs[3]!._id]);
+      expect(await ids({ q: '.' })).toEqual(where(() => true));
     });
 
     it('refuses a cursor from another query, another workspace, or one that was altered', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CrmError } from '@crm/kit';
 import { type DirectoryService, createDirectoryService } from '../directory.service';
+import type { SmtpCheck } from '../integration-check';
 import type { DocumentCollection, DocumentStore } from '../store/document-store';
 import { createEmbeddedStore } from '../store/embedded-store';
 
@@ -53,8 +54,14 @@ export interface TestDirectory {
   directory: DirectoryService;
 }
 
+/**
+ * A check that finds every server up, without a connection: the aggregates' tests are about
+ * records, not networks (integration-checks.test.ts checks real servers).
+ */
+export const passingSmtpCheck: SmtpCheck = { timeoutMs: 1_000, check: async () => ({ status: 'connected', reason: null }) };
+
 /** A directory over a new in-memory embedded store; the test closes `raw`. */
-export async function openTestDirectory(): Promise<TestDirectory> {
+export async function openTestDirectory(options: { smtpCheck?: SmtpCheck } = {}): Promise<TestDirectory> {
   const raw = await createEmbeddedStore();
   const counting = countingStore(raw);
   let now = T0;
@@ -62,6 +69,13 @@ export async function openTestDirectory(): Promise<TestDirectory> {
   const advance = (ms: number) => {
     now = new Date(now.getTime() + ms);
   };
-  const directory = createDirectoryService({ store: counting.store, secretsKey, keyPepper: 'test-pepper', now: clock, cursorSecret });
+  const directory = createDirectoryService({
+    store: counting.store,
+    secretsKey,
+    keyPepper: 'test-pepper',
+    now: clock,
+    cursorSecret,
+    smtpCheck: options.smtpCheck ?? passingSmtpCheck,
+  });
   return { raw, calls: counting.calls, clock, advance, directory };
 }

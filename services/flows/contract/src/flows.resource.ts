@@ -177,6 +177,9 @@ export const STEP_OUTCOMES = [
   'exited',
   'failed',
   'rescheduled',
+  // An out-of-office reply paused the enrollment (or moved its resume later), and the engine resumed it.
+  'paused',
+  'resumed',
 ] as const;
 
 /** An enrollment's history (`GET /v1/enrollments/{id}/steps`): what the engine did, newest first. */

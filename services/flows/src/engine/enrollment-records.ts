@@ -162,7 +162,8 @@ export async function exitEnrollments(tx: SqlQueryable, workspaceId: string, sel
   const { rows } = await tx.query<{ id: string; flow_id: string; contact_id: string }>(
     `WITH exited AS (
        UPDATE enrollments
-          SET status = 'exited', exit_reason = $5, next_run_at = NULL, branch_until = NULL, completed_at = $6::timestamptz, updated_at = $6::timestamptz
+          SET status = 'exited', exit_reason = $5, next_run_at = NULL, branch_until = NULL, resume_at = NULL, held_next_run_at = NULL,
+              completed_at = $6::timestamptz, updated_at = $6::timestamptz
         WHERE workspace_id = $1::uuid AND status IN ('active', 'paused')
           AND ($2::uuid IS NULL OR flow_id = $2::uuid)
           AND ($3::uuid IS NULL OR contact_id = $3::uuid)

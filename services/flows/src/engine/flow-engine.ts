@@ -16,6 +16,7 @@ import {
   withStoredTrace,
 } from '@crm/kit';
 import { STATE_COLUMNS, type StateRow, stateOf, writeResults } from './enrollment-records';
+import { NEXT_RESUME_SQL, resumeDue } from './out-of-office';
 import { type FlowCache, flowKey } from './runnable-flow';
 import { type EnrollmentState, type RunnableFlow, type StepEffects, type StepResult, runDueSteps } from './step';
 
@@ -95,10 +96,15 @@ export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
     });
   }
 
-  /** Claims due enrollments, runs them, and writes what they did; inside the round's transaction. */
+  /**
+   * Resumes the out-of-office pauses that are over, then claims due enrollments, runs them, and
+   * writes what they did; inside the round's transaction, so a resumed enrollment takes its step in
+   * the same round.
+   */
   async function claimAndRun(tx: SqlQueryable, now: Date): Promise<Outcome<{ worked: number; results: StepResult[] }>> {
+    const resumed = await resumeDue(tx, now, options.batchSize);
     const { rows } = await tx.query<ClaimedRow>(CLAIM_DUE_SQL, [now.toISOString(), options.batchSize]);
-    if (!rows.length) return { value: { worked: 0, results: [] }, events: [] };
+    if (!rows.length) return { value: { worked: resumed, results: [] }, events: [] };
     const flows = await options.flows.load(
       tx,
       rows.map((r) => ({ workspaceId: r.workspace_id, id: r.flow_id, version: new Date(r.flow_version).toISOString() })),
@@ -135,18 +141,21 @@ export function createFlowEngine(options: FlowEngineOptions): FlowEngine {
     return worked;
   }
 
-  /** When the next enrollment falls due, to sleep no longer than needed (bounded by the poll). */
+  /** When the next enrollment falls due or resumes, to sleep no longer than needed (bounded by the poll). */
   async function nextDueInMs(): Promise<number> {
-    const { rows } = await untraced(() =>
-      db.query<{ at: Date | string | null }>(
-        `SELECT min(e.next_run_at) AS at
-           FROM enrollments e JOIN flows f ON f.workspace_id = e.workspace_id AND f.id = e.flow_id
-          WHERE e.status = 'active' AND f.status = 'active' -- all workspaces: the engine's own schedule`,
-      ),
+    const [due, resume] = await untraced(() =>
+      Promise.all([
+        db.query<{ at: Date | string | null }>(
+          `SELECT min(e.next_run_at) AS at
+             FROM enrollments e JOIN flows f ON f.workspace_id = e.workspace_id AND f.id = e.flow_id
+            WHERE e.status = 'active' AND f.status = 'active' -- all workspaces: the engine's own schedule`,
+        ),
+        db.query<{ at: Date | string | null }>(NEXT_RESUME_SQL),
+      ]),
     );
-    const at = rows[0]?.at;
-    if (!at) return options.pollMs;
-    return Math.max(0, Math.min(options.pollMs, new Date(at).getTime() - clock.now().getTime()));
+    const times = [due.rows[0]?.at, resume.rows[0]?.at].filter((at) => at).map((at) => new Date(at!).getTime());
+    if (!times.length) return options.pollMs;
+    return Math.max(0, Math.min(options.pollMs, Math.min(...times) - clock.now().getTime()));
   }
 
   return {

@@ -76,7 +76,9 @@ export type StepOutcome =
   | 'completed'
   | 'exited'
   | 'failed'
-  | 'rescheduled';
+  | 'rescheduled'
+  | 'paused'
+  | 'resumed';
 
 /** One history row. */
 export interface StepRecord {

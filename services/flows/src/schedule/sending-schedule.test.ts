@@ -1,6 +1,6 @@
 import { CrmError, type FieldIssue } from '@crm/kit';
 import fc from 'fast-check';
-import { type SendingSchedule, WEEKDAYS, type Weekday, isWithin, nextOpening, parseSchedule, windowAt } from './sending-schedule';
+import { type SendingSchedule, WEEKDAYS, type Weekday, isWithin, nextOpening, parseSchedule, startOfLocalDay, windowAt } from './sending-schedule';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -253,6 +253,23 @@ function transitions2026(zone: string): number[] {
 
 const ZONES = ['America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata'] as const;
 const TRANSITIONS = Object.fromEntries(ZONES.map((z) => [z, transitions2026(z)])) as Record<(typeof ZONES)[number], number[]>;
+
+describe('startOfLocalDay', () => {
+  test("a day's midnight in the zone, daylight saving included", () => {
+    expect(startOfLocalDay('Europe/Paris', '2026-07-20').toISOString()).toBe('2026-07-19T22:00:00.000Z');
+    expect(startOfLocalDay('Europe/Paris', '2026-12-20').toISOString()).toBe('2026-12-19T23:00:00.000Z');
+    expect(startOfLocalDay('America/New_York', '2026-03-08').toISOString()).toBe('2026-03-08T05:00:00.000Z');
+    expect(startOfLocalDay('UTC', '2026-07-20').toISOString()).toBe('2026-07-20T00:00:00.000Z');
+  });
+
+  test('where the clock skips midnight, the day begins when it resumes (Santiago, 2026-09-06: 00:00 is 01:00)', () => {
+    expect(startOfLocalDay('America/Santiago', '2026-09-06').toISOString()).toBe('2026-09-06T04:00:00.000Z');
+  });
+
+  test('refuses what is not a date', () => {
+    expect(() => startOfLocalDay('UTC', '20 July')).toThrow(RangeError);
+  });
+});
 
 describe('the oracle', () => {
   test('finds the 2026 transitions of each zone', () => {

@@ -271,3 +271,13 @@ export function nextOpening(schedule: SendingSchedule, at: Date): Date {
   }
   throw new Error(`schedule ${JSON.stringify(schedule)} has no opening within 15 days of ${at.toISOString()}`);
 }
+
+/**
+ * The first instant of the calendar day `date` (`YYYY-MM-DD`) in `zone`: its midnight, or, where
+ * the clock skips midnight (a spring-forward change at 00:00), the instant the day begins.
+ */
+export function startOfLocalDay(zone: string, date: string): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) throw new RangeError(`startOfLocalDay: '${date}' is not a YYYY-MM-DD date`);
+  return new Date(firstInstantAtOrAfter(zone, Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))));
+}

@@ -9,7 +9,7 @@ export enum MessagingErrorCode {
   Suppressed = 'suppressed',
   /** A body names a contact, template or earlier send that is not in the workspace. */
   UnknownReference = 'unknown_reference',
-  /** The contact has no email address to send to. */
+  /** The contact has no email address to send to, or one no mail server takes. */
   NoAddress = 'no_address',
   /** A Liquid source does not parse, or renders past the time or size limit. */
   InvalidTemplate = 'invalid_template',

@@ -40,6 +40,12 @@ export const sentEmails = defineResource({
     from_name: { type: 'string' },
     message_id: { type: 'string', readOnly: true, nullable: false },
     failure_reason: { type: 'string', readOnly: true, nullable: true },
+    // Delivery attempts so far, as of the last one that ended; null for sends finished before they were counted.
+    attempts: { type: 'integer', readOnly: true, nullable: true, min: 0 },
+    // The last failed attempt: the server's answer (`451 4.3.0 …`) or the connection error, naming the smtp integration it came through.
+    last_error: { type: 'text', readOnly: true, nullable: true },
+    // While a retry waits: when it goes. Null otherwise.
+    next_attempt_at: { type: 'datetime', readOnly: true, nullable: true },
     sent_at: { type: 'datetime', readOnly: true, nullable: true, sort: true },
     flow_id: { type: 'uuid', readOnly: true, nullable: true },
     flow_node_id: { type: 'uuid', readOnly: true, nullable: true },

@@ -19,16 +19,28 @@ import {
   withStoredTrace,
 } from '@crm/kit';
 import { buildMessage, insertOpenPixel, rewriteLinks, smtpRefusal, type TrackingTokens, trackingUrl } from '../mail';
-import { type SendRow, SEND_COLUMNS, markBounced, markFailed, markSent, markSentAll, sendLockOrder, sendRow, suppressionColumn } from '../send-lifecycle.store';
-import { type Transports, smtpFailure } from './transports';
+import {
+  type SendRow,
+  ATTEMPT_ERROR_MAX,
+  SEND_COLUMNS,
+  markBounced,
+  markFailed,
+  markSentAll,
+  scheduleRetry,
+  sendLockOrder,
+  sendRow,
+  suppressionColumn,
+} from '../send-lifecycle.store';
+import { type Transports, describeFailure, smtpFailure } from './transports';
 
 /** The text part of a send that has none of its own, from its HTML. Compiled once: html-to-text's
  * `convert` compiles its options (selectors and all) on every call. */
 const toText = compile({ wordwrap: 78 });
 
 /**
- * The delivery worker (gateway/README.md, Messaging, "Delivery, once"): takes due sends from the
- * `deliveries` queue, any number of replicas at once, and hands each to its provider exactly once.
+ * The delivery worker (gateway/README.md, Messaging, "Delivery, at least once"): takes due sends
+ * from the `deliveries` queue, any number of replicas at once, and hands each to its provider until
+ * the provider has answered that it took it.
  *
  * 1. Claim and prepare, one statement for a batch: due rows are taken with FOR UPDATE SKIP LOCKED
  *    under a lease token; the lease moves next_attempt_at to its end, so a worker that dies leaves
@@ -42,11 +54,15 @@ const toText = compile({ wordwrap: 78 });
  *    send time: a cancel or an unsubscribe that lands meanwhile abandons the transaction, and the
  *    server discards it) and `committed` is written, in one statement. Only then does the mark go
  *    out.
- * 3. Finish: sent on the server's 250; on a refusal, bounced (5xx) or retried with backoff (4xx,
- *    connection failures) until the last attempt fails the send with its reason.
+ * 3. Finish: sent on the server's 250; on a refusal, bounced (5xx at MAIL, RCPT or DATA) or
+ *    retried with backoff (4xx, connection failures, a refusal before the mail transaction) until
+ *    the last attempt fails the send with its reason. Each outcome records the send's attempts, its
+ *    last error and when it goes again.
  *
- * A worker that dies before `committed` left nothing the server kept: the send goes again. One
- * that dies after it handed everything over: the send is taken as delivered, never sent twice.
+ * A worker that dies before the server's answer is recorded, whether before `committed` or after
+ * it, leaves the send to go again once its lease runs out, with the same Message-ID: the server
+ * may or may not have kept the message, and a message that may be lost is never taken as delivered
+ * (receivers deduplicate on the Message-ID). Once `sent` is committed, nothing sends it again.
  */
 export interface DeliveryWorkerOptions {
   db: SqlClient;
@@ -90,12 +106,19 @@ interface Prepared {
   envelope?: { from: string; to: string[] };
   /** Tracked links by index, to store before the hand-over. */
   links?: string[];
-  /** A previous worker handed it over completely before it died: record it as sent. */
-  committedAt?: Date;
-  committedProvider?: 'smtp' | 'log';
   /** The address is suppressed now: the send fails without a hand-over. */
   suppressed?: string;
 }
+
+/**
+ * Why a claim takes a send whose last attempt never ended (its worker stopped, or lost the
+ * database, and the lease ran out): the send's `last_error` until an outcome replaces it.
+ */
+const INTERRUPTED = {
+  sending: 'the previous attempt ended before its end of data without an outcome (its worker stopped or lost the database); tried again',
+  committed:
+    "the previous attempt's end of data went out but no answer was recorded (its worker stopped or lost the database); sent again with the same Message-ID",
+} as const;
 
 /** The hand-over was called off at the last moment (canceled, suppressed, lease lost). */
 class CalledOff extends Error {
@@ -132,9 +155,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   /**
    * Claims due sends and prepares them in one statement: each claimed delivery moves to `sending`
    * (one more attempt) when its send is still queued, to `done` when it is not (canceled
-   * meanwhile), and stays `committed` when a stopped worker had handed it over; the send's row and
-   * its address's suppression come back with it. What the claim read is not the last word: the
-   * hand-over reads the status and the suppression again under the send's row lock.
+   * meanwhile); the send's row and its address's suppression come back with it. A delivery left
+   * `sending` or `committed` by a stopped worker is taken like any other, and its `last_error`
+   * says so. What the claim read is not the last word: the hand-over reads the status and the
+   * suppression again under the send's row lock.
    */
   async function claim(token: string, limit: number): Promise<Claimed[]> {
     const now = clock.now();
@@ -147,25 +171,26 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
             ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
          UPDATE deliveries d
             SET next_attempt_at = $3::timestamptz,
-                state = CASE WHEN due.was = 'committed' THEN 'committed' WHEN s.status = 'queued' THEN 'sending' ELSE 'done' END,
-                lease_token = CASE WHEN due.was <> 'committed' AND s.status <> 'queued' THEN NULL ELSE $1::uuid END,
-                attempts = d.attempts + CASE WHEN due.was <> 'committed' AND s.status = 'queued' THEN 1 ELSE 0 END
+                state = CASE WHEN s.status = 'queued' THEN 'sending' ELSE 'done' END,
+                lease_token = CASE WHEN s.status = 'queued' THEN $1::uuid END,
+                attempts = d.attempts + CASE WHEN s.status = 'queued' THEN 1 ELSE 0 END,
+                last_error = CASE WHEN s.status <> 'queued' THEN d.last_error
+                                  WHEN due.was = 'committed' THEN $5 WHEN due.was = 'sending' THEN $6 ELSE d.last_error END
            FROM due JOIN sent_emails s ON s.workspace_id = due.workspace_id AND s.id = due.sent_email_id
           WHERE d.workspace_id = due.workspace_id AND d.sent_email_id = due.sent_email_id
-          RETURNING d.workspace_id, d.sent_email_id, d.trace, due.was, d.thread, d.verp, d.committed_at, d.provider AS delivery_provider,
+          RETURNING d.workspace_id, d.sent_email_id, d.trace, due.was, d.thread, d.verp,
                     ${SEND_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')}, s.from_email, s.from_name, s.body, s.body_text, s.message_id,
                     ${suppressionColumn('lower(s.to_email)')} -- all workspaces: the worker serves every tenant's queue`,
-        [token, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit],
+        [token, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit, INTERRUPTED.committed, INTERRUPTED.sending],
       ),
     );
     return rows.map((row) => ({ workspace_id: row.workspace_id as string, sent_email_id: row.sent_email_id as string, trace: row.trace as Record<string, string>, row }));
   }
 
-  /** What a claimed send needs: nothing (canceled), its failure (suppressed), its record (committed), or its message. */
+  /** What a claimed send needs: nothing (canceled), its failure (suppressed), or its message. */
   async function prepare(c: Claimed): Promise<Prepared | undefined> {
     const row = c.row;
     const send = sendRow(row);
-    if (row.was === 'committed') return { send, committedAt: row.committed_at as Date, committedProvider: row.delivery_provider as 'smtp' | 'log' };
     if (send.status !== 'queued') return undefined;
     if (row.suppressed) return { send, suppressed: row.suppressed as string };
     const tracked = rewriteLinks(row.body as string, { publicUrl: options.publicUrl, sentEmailId: send.id, tokens: options.tokens });
@@ -201,7 +226,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     );
   }
 
-  /** The last check before the end-of-data mark, and the commit that makes the send delivered. */
+  /**
+   * The last check before the end-of-data mark, and the commit that marks the message handed over:
+   * from then on the server may have it, so a cancel is too late (the send is recorded `sent` only
+   * on the server's answer).
+   */
   async function handOver(send: SendRow, token: string, provider: 'smtp' | 'log'): Promise<void> {
     // The common case in one statement: under the send's row lock, still queued and its address
     // not suppressed, and `committed` written with that reading.
@@ -240,25 +269,33 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (calledOff) throw new CalledOff(calledOff);
   }
 
-  /** Retries the send later, or fails it after its last attempt; which one it was. */
-  async function retryOrFail(send: SendRow, reason: string): Promise<'retried' | 'failed'> {
-    let outcome: 'retried' | 'failed' = 'retried';
+  /**
+   * Retries the send later, or fails it after its last attempt; which one it was. Either way the
+   * send shows the attempt's error (`last_error`) and its attempts so far, and a retry when it goes.
+   */
+  async function retryOrFail(send: SendRow, reason: string): Promise<'retried' | 'failed' | 'called_off'> {
+    let outcome: 'retried' | 'failed' | 'called_off' = 'retried';
     await commit(async (tx) => {
-      const { rows } = await tx.query<{ attempts: number }>(
-        `SELECT attempts FROM deliveries WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid FOR UPDATE`,
+      // The send's row first, then its delivery's, as the hand-over and a cancel take them.
+      const { rows: current } = await tx.query<{ status: string }>(
+        `SELECT status FROM sent_emails WHERE workspace_id = $1::uuid AND id = $2::uuid FOR UPDATE`,
         [send.workspace_id, send.id],
+      );
+      if (current[0]?.status !== 'queued') {
+        // Canceled while the attempt was under way: finished already, nothing to retry.
+        outcome = 'called_off';
+        return [];
+      }
+      const { rows } = await tx.query<{ attempts: number }>(
+        `UPDATE deliveries SET last_error = $3 WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid RETURNING attempts`,
+        [send.workspace_id, send.id, reason.slice(0, ATTEMPT_ERROR_MAX)],
       );
       const attempts = rows[0]?.attempts ?? maxAttempts;
       if (attempts >= maxAttempts) {
         outcome = 'failed';
         return markFailed(tx, send, `delivery failed after ${attempts} attempts: ${reason}`);
       }
-      const next = new Date(clock.now().getTime() + backoffMs(attempts, retryBaseMs, 60 * 60_000));
-      await tx.query(
-        `UPDATE deliveries SET state = 'pending', lease_token = NULL, next_attempt_at = $3::timestamptz, last_error = $4
-          WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid`,
-        [send.workspace_id, send.id, next.toISOString(), reason.slice(0, 1_000)],
-      );
+      await scheduleRetry(tx, send, reason, new Date(clock.now().getTime() + backoffMs(attempts, retryBaseMs, 60 * 60_000)));
       return [];
     });
     return outcome;
@@ -272,7 +309,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const started = performance.now();
     await withStoredTrace(c.trace, 'deliver email', { 'crm.sent_email.id': c.sent_email_id, 'crm.workspace_id': c.workspace_id }, async (span) => {
       const settled = await attempt(c, prepared, token);
-      if (!settled) return;
       span.setAttributes({ 'crm.mail.provider': settled.provider, 'crm.mail.outcome': settled.outcome });
       recordHistogram('crm.mail.delivery.duration', (performance.now() - started) / 1000, {
         'crm.mail.provider': settled.provider,
@@ -283,36 +319,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   type Settled = { provider: 'smtp' | 'log' | 'none'; outcome: 'sent' | 'retried' | 'bounced' | 'failed' | 'called_off' };
 
-  /** Undefined when there was nothing to deliver (canceled before, or the claim was lost). */
-  async function attempt(c: Claimed, prepared: Prepared, token: string): Promise<Settled | undefined> {
+  async function attempt(c: Claimed, prepared: Prepared, token: string): Promise<Settled> {
     const { send } = prepared;
     if (prepared.suppressed) {
       await commit((tx) => markFailed(tx, send, `suppressed: ${prepared.suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'}`));
       return { provider: 'none', outcome: 'failed' };
     }
-    if (prepared.committedAt) {
-      // Its worker stopped after committing the hand-over and before recording the answer. Over
-      // SMTP the end-of-data mark followed the commit at once: taken as delivered, never sent
-      // twice (gateway/README.md, "Delivery, once"). The log provider's file is finished now.
-      const provider = prepared.committedProvider ?? 'smtp';
-      if (provider === 'log' && !(await options.transports.finishLogged(send.workspace_id, send.id))) {
-        log.warn({ sentEmailId: send.id }, 'a logged send committed by a stopped worker left no file; it is written again');
-        await commit(async (tx) => {
-          await tx.query(`UPDATE deliveries SET state = 'sending', attempts = attempts + 1 WHERE workspace_id = $1::uuid AND sent_email_id = $2::uuid AND lease_token = $3::uuid`, [
-            send.workspace_id,
-            send.id,
-            token,
-          ]);
-          return [];
-        });
-        const again = await prepare({ ...c, row: { ...c.row, was: 'sending' } });
-        if (!again) return undefined;
-        await storeLinks(token, [again]);
-        return attempt(c, again, token);
-      }
-      log.warn({ sentEmailId: send.id, provider }, 'handed over by a worker that stopped before the answer; taken as delivered');
-      await commit((tx) => markSent(tx, send, provider, prepared.committedAt!));
-      return { provider, outcome: 'sent' };
+    if (c.row.was === 'committed') {
+      // Its worker stopped after the end of data and before the answer was recorded: the server
+      // may or may not have kept it, so it goes again under the same Message-ID.
+      log.warn({ sentEmailId: send.id }, 'handed over by a worker that stopped before the answer; delivering it again');
     }
     const transport = await options.transports.forWorkspace(send.workspace_id);
     try {
@@ -328,14 +344,16 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         return { provider: transport.provider, outcome: 'called_off' };
       }
       const failure = smtpFailure(error);
-      log.warn({ sentEmailId: send.id, code: failure.code, command: failure.command, error: failure.message }, 'delivery attempt failed');
-      // Hard at RCPT TO, soft later, a retry on 4xx: the one rule in mail/bounce-severity.ts.
+      const described = describeFailure(failure, transport.via);
+      log.warn({ sentEmailId: send.id, code: failure.code, command: failure.command, error: described }, 'delivery attempt failed');
+      // Hard at RCPT TO, soft at MAIL FROM or DATA, a retry on 4xx or before the transaction: the
+      // one rule in mail/bounce-severity.ts.
       const { verdict, statusCode } = smtpRefusal({ code: failure.code, command: failure.command, text: failure.message });
       if (verdict !== 'retry') {
-        await commit((tx) => markBounced(tx, send, { type: verdict, statusCode, detail: failure.message, occurredAt: clock.now() }));
+        await commit((tx) => markBounced(tx, send, { type: verdict, statusCode, detail: described, attemptError: described, occurredAt: clock.now() }));
         return { provider: transport.provider, outcome: 'bounced' };
       }
-      return { provider: transport.provider, outcome: await retryOrFail(send, failure.message) };
+      return { provider: transport.provider, outcome: await retryOrFail(send, described) };
     }
     await sentRecords.add({ send, provider: transport.provider, at: clock.now() });
     return { provider: transport.provider, outcome: 'sent' };

@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createLogger, newId } from '@crm/kit';
-import { type Transports, createTransports } from './transports';
+import { type Transports, createTransports, describeFailure, smtpFailure } from './transports';
 
 /**
  * The `log` provider's hand-over: the file appears only after the commit (`beforeEnd`), a refusal
- * leaves nothing, and a worker that dies between the commit and the rename leaves a message that
- * `finishLogged` completes, never one that is lost or written twice.
+ * leaves nothing, and a worker that dies between the commit and the rename leaves the send to be
+ * written again, which gives the same one file, never none and never two.
  */
 describe('the log provider', () => {
   let mailDir: string;
@@ -50,10 +50,9 @@ describe('the log provider', () => {
       }),
     ).rejects.toThrow(/called off/);
     expect(files()).toEqual([]);
-    expect(await transports.finishLogged(workspaceId, id)).toBe(false);
   });
 
-  test('a worker that died after its commit left the message whole: finishing it gives exactly one file', async () => {
+  test('a worker that died after its commit: the send written again gives exactly one file', async () => {
     const id = newId();
     const transport = await transports.forWorkspace(workspaceId);
     let committed!: () => void;
@@ -65,11 +64,24 @@ describe('the log provider', () => {
     });
     await atCommit;
     expect(files()).toEqual([`${id}.eml.tmp`]);
-    expect(await transports.finishLogged(workspaceId, id)).toBe(true);
+    // The next worker takes the send again after the lease.
+    await transport.send(message(id), async () => undefined);
     expect(files()).toEqual([`${id}.eml`]);
     expect(readFileSync(path.join(mailDir, workspaceId, `${id}.eml`))).toEqual(message(id).raw);
-    // Finishing again (a second recovering worker) changes nothing.
-    expect(await transports.finishLogged(workspaceId, id)).toBe(true);
-    expect(files()).toEqual([`${id}.eml`]);
+  });
+});
+
+describe('a failed attempt, as last_error tells it', () => {
+  test("the server's answer and the step it came at; through an integration, which one", () => {
+    const refused = Object.assign(new Error("Can't send mail - all recipients were rejected: 451 4.3.0 try again later"), {
+      response: '451 4.3.0 try again later',
+      responseCode: 451,
+      command: 'RCPT TO',
+    });
+    expect(describeFailure(smtpFailure(refused))).toBe('451 4.3.0 try again later (at RCPT TO)');
+    const unresolved = Object.assign(new Error('getaddrinfo ENOTFOUND smtp.nowhere.invalid'), { code: 'EDNS', command: 'CONN' });
+    expect(describeFailure(smtpFailure(unresolved), 'smtp integration 42 (smtp.nowhere.invalid:587)')).toBe(
+      'through smtp integration 42 (smtp.nowhere.invalid:587): getaddrinfo ENOTFOUND smtp.nowhere.invalid (at connection)',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Logger } from '@crm/kit';
@@ -22,6 +22,11 @@ export interface OutgoingMessage {
 export interface Transport {
   readonly provider: 'smtp' | 'log';
   /**
+   * The workspace's own server, when the message goes through its smtp integration: a failure
+   * names it (`smtp integration <id> (<host>:<port>)`), since it is the workspace's to fix.
+   */
+  readonly via?: string;
+  /**
    * Delivers the message. `beforeEnd` runs once the whole message has been handed over and only
    * its end-of-data mark remains: the caller commits "handed over" there (and may still refuse by
    * throwing, which abandons the transaction so the server discards the message).
@@ -31,11 +36,6 @@ export interface Transport {
 
 export interface Transports {
   forWorkspace(workspaceId: string): Promise<Transport>;
-  /**
-   * Finishes a `log` hand-over whose worker died between its commit and the file's last step
-   * (the message was written whole before the commit): true when the file is there now.
-   */
-  finishLogged(workspaceId: string, sentEmailId: string): Promise<boolean>;
   close(): void;
 }
 
@@ -53,6 +53,17 @@ export function smtpFailure(error: unknown): SmtpFailure {
   const code = typeof e?.responseCode === 'number' ? e.responseCode : undefined;
   const text = (e?.response ?? e?.message ?? String(error)).replace(/\s+/g, ' ').trim().slice(0, 500);
   return { code, command: e?.command, message: text };
+}
+
+/**
+ * A failed attempt as the send's `last_error` (and a bounce's `failure_reason`) tell it: the
+ * server's answer or the connection error, the step it came at, and the workspace's integration
+ * when it came through one: `451 4.3.0 try again later (at RCPT TO)`,
+ * `through smtp integration … (smtp.example.com:587): getaddrinfo ENOTFOUND smtp.example.com (at connection)`.
+ */
+export function describeFailure(failure: SmtpFailure, via?: string): string {
+  const step = failure.command && failure.command !== 'API' ? ` (at ${failure.command === 'CONN' ? 'connection' : failure.command})` : '';
+  return `${via ? `through ${via}: ` : ''}${failure.message}${step}`;
 }
 
 /**
@@ -86,10 +97,11 @@ interface PoolLike {
   send(mail: unknown, callback: (error: Error | null, info?: { response?: string }) => void): void;
 }
 
-function smtpTransport(pool: Pool): Transport {
+function smtpTransport(pool: Pool, via?: string): Transport {
   const inner = (pool as unknown as { transporter: PoolLike }).transporter;
   return {
     provider: 'smtp',
+    ...(via ? { via } : {}),
     send(message, beforeEnd) {
       return new Promise((resolve, reject) => {
         // What nodemailer's pool reads of a mail: its envelope, its id and a fresh stream per try
@@ -113,8 +125,9 @@ const logFile = (mailDir: string, workspaceId: string, sentEmailId: string) => p
 
 /**
  * The `log` provider's hand-over mirrors SMTP's: the whole message is written to `<id>.eml.tmp`
- * first, `beforeEnd` commits, and the rename is the end-of-data mark. Unlike SMTP, a worker that
- * dies between the commit and the rename leaves the message on disk: `finishLogged` completes it.
+ * first, `beforeEnd` commits, and the rename is the end-of-data mark. A worker that dies between
+ * the commit and the rename leaves the send to go again, as over SMTP: writing it again leaves the
+ * same one file.
  */
 function logTransport(mailDir: string): Transport {
   return {
@@ -136,20 +149,6 @@ function logTransport(mailDir: string): Transport {
   };
 }
 
-async function finishLogged(mailDir: string, workspaceId: string, sentEmailId: string): Promise<boolean> {
-  const file = logFile(mailDir, workspaceId, sentEmailId);
-  try {
-    await rename(`${file}.tmp`, file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return stat(file).then(
-      () => true,
-      () => false,
-    );
-  }
-}
-
 export interface TransportsOptions {
   senders: SenderDirectory;
   /** The deployment's relay, `smtp://` or `smtps://` with credentials; unset means the log provider. */
@@ -168,12 +167,12 @@ export function createTransports(options: TransportsOptions): Transports {
   const maxConnections = options.maxConnections ?? 5;
   const log = logTransport(options.mailDir);
 
-  const pooled = (key: string, version: string, make: () => Pool): Transport => {
+  const pooled = (key: string, version: string, make: () => Pool, via?: string): Transport => {
     const existing = pools.get(key);
     if (existing && existing.version === version) return existing.transport;
     existing?.pool.close();
     const pool = make();
-    const transport = smtpTransport(pool);
+    const transport = smtpTransport(pool, via);
     pools.set(key, { version, pool, transport });
     return transport;
   };
@@ -193,14 +192,16 @@ export function createTransports(options: TransportsOptions): Transports {
   return {
     async forWorkspace(workspaceId) {
       const account = await options.senders.smtpAccount(workspaceId);
-      if (account) return pooled(`integration:${account.integrationId}`, account.version, () => accountPool(account));
+      if (account) {
+        const via = `smtp integration ${account.integrationId} (${account.host}:${account.port})`;
+        return pooled(`integration:${account.integrationId}`, account.version, () => accountPool(account), via);
+      }
       if (options.smtpUrl) {
         const url = options.smtpUrl;
         return pooled('smtp_url', url, () => nodemailer.createTransport({ url, pool: true, maxConnections, maxMessages: 100, ...SMTP_TIMEOUTS }));
       }
       return log;
     },
-    finishLogged: (workspaceId, sentEmailId) => finishLogged(options.mailDir, workspaceId, sentEmailId),
     close() {
       for (const { pool } of pools.values()) pool.close();
       pools.clear();

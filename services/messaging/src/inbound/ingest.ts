@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, addCount, createOutboxCommit } from '@crm/kit';
+import { type Clock, type CrmEvent, type Logger, type SqlClient, type SqlQueryable, addCount, createOutboxCommit, newEvent } from '@crm/kit';
 import { MessagingError, MessagingErrorCode } from '@crm/messaging-contract';
-import { InboundError, type InboundMail, createMailClassifier } from './mail-classifier';
+import { MessagingEvents } from '@crm/proto';
+import { InboundError, type InboundMail, createMailClassifier, stripQuoted } from './mail-classifier';
+import { dateHeaderOf, readReturnDate, utcOffsetOfDate } from './out-of-office';
 import { type SendRow, findSend, markBounced, recordEmailEvent, recordTouchpoint } from '../send-lifecycle.store';
 
 /**
@@ -9,7 +11,9 @@ import { type SendRow, findSend, markBounced, recordEmailEvent, recordTouchpoint
  * on INBOUND_SMTP_ADDR and the IngestMail RPC:
  * - a reply (In-Reply-To / References name one of our Message-IDs): a `reply` event of that send
  *   and an inbound email touchpoint;
- * - an auto-reply (RFC 3834 and the usual markers): an inbound touchpoint, not a reply;
+ * - an auto-reply (RFC 3834 and the usual markers): an inbound touchpoint, not a reply, and an
+ *   `auto_reply.received` with the day the person is back when the reply names one
+ *   (`out-of-office.ts`), for flows to pause the contact's enrollments until then;
  * - a delivery status notification (RFC 3464) of a failed delivery: the send becomes bounced with a
  *   `bounce` event; 5.x.x is hard and suppresses the address, 4.x.x soft; `delayed` is no bounce;
  * - anything else is unmatched: kept nowhere, logged once.
@@ -95,8 +99,8 @@ export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: 
         });
         break;
       case 'auto_reply':
-        await commit(send.workspace_id, mail, raw, (tx) =>
-          recordTouchpoint(tx, send.workspace_id, {
+        await commit(send.workspace_id, mail, raw, async (tx) => [
+          ...(await recordTouchpoint(tx, send.workspace_id, {
             contactId: send.contact_id,
             ownerId: send.owner_id,
             channel: 'email',
@@ -108,8 +112,9 @@ export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: 
             occurredAt: at,
             source: 'inbound_email',
             sourceId: send.id,
-          }),
-        );
+          })),
+          autoReplyReceived(send, mail, raw, at),
+        ]);
         break;
       case 'bounce':
         await commit(send.workspace_id, mail, raw, async (tx) => {
@@ -144,3 +149,36 @@ export function createInbound(deps: { db: SqlClient; mailDomain: string; clock: 
 
 /** Text on one line, as a summary shows it. */
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * How far a reply's own Date may stray from its arrival and still be its reference: a reply can
+ * wait in a queue for days, but a Date weeks old or in the future is a wrong clock.
+ */
+const DATE_TRUSTED_BEFORE_MS = 30 * 86_400_000;
+const DATE_TRUSTED_AFTER_MS = 86_400_000;
+
+/**
+ * The `auto_reply.received` of an automatic reply: when it was written and in which offset (its
+ * Date), and the day it says the person is back, read from its own words: the quoted message
+ * left out, and its subject without the subject it answers, which may hold dates of its own.
+ */
+function autoReplyReceived(send: SendRow, mail: Extract<InboundMail, { kind: 'auto_reply' }>, raw: Buffer, arrived: Date): CrmEvent {
+  const written = mail.date?.getTime();
+  const dated = written !== undefined && written >= arrived.getTime() - DATE_TRUSTED_BEFORE_MS && written <= arrived.getTime() + DATE_TRUSTED_AFTER_MS;
+  const reference = dated ? mail.date! : arrived;
+  const header = dated ? dateHeaderOf(raw) : undefined;
+  const utcOffsetMinutes = header ? utcOffsetOfDate(header) : 0;
+  const subject = send.subject && mail.subject.includes(send.subject) ? mail.subject.replace(send.subject, ' ') : mail.subject;
+  const returns = readReturnDate(`${subject}\n${stripQuoted(mail.text)}`, { reference, utcOffsetMinutes });
+  return newEvent(MessagingEvents.AutoReplyReceived, send.workspace_id, {
+    sent_email_id: send.id,
+    contact_id: send.contact_id,
+    received_at: reference.toISOString(),
+    utc_offset_minutes: utcOffsetMinutes,
+    ...(send.owner_id ? { owner_id: send.owner_id } : {}),
+    ...(returns ? { returns_on: returns.returnsOn, returns_on_text: returns.phrase } : {}),
+    ...(send.flow_id && send.flow_node_id && send.flow_enrollment_id
+      ? { flow: { flow_id: send.flow_id, node_id: send.flow_node_id, enrollment_id: send.flow_enrollment_id } }
+      : {}),
+  });
+}

@@ -28,8 +28,9 @@ describe('bounce severity: an SMTP reply to our own delivery', () => {
     [554, 'DATA', '554 5.7.1 message rejected as spam', 'soft', '5.7.1'], // the message, not the address
     [552, 'DATA', '552 5.3.4 message too big', 'soft', '5.3.4'],
     [550, 'MAIL FROM', '550 5.7.1 sender not allowed', 'soft', '5.7.1'],
-    [535, 'AUTH PLAIN', '535 5.7.8 authentication failed', 'soft', '5.7.8'],
-    [550, undefined, '550 rejected', 'soft', '550'],
+    [535, 'AUTH PLAIN', '535 5.7.8 authentication failed', 'retry', '5.7.8'], // our credentials, not the message
+    [554, 'CONN', '554 5.7.1 no service for you', 'retry', '5.7.1'], // the greeting: the server refused us
+    [550, undefined, '550 rejected', 'retry', '550'], // no transaction command to blame the message on
     [550, 'RCPT TO', '550 4.2.1 try later', 'hard', '4.2.1'], // the reply code decides, the text is recorded
     [450, 'RCPT TO', '450 4.2.1 mailbox busy', 'retry', '4.2.1'],
     [451, 'DATA', '451 4.3.0 local error', 'retry', '4.3.0'],

@@ -13,6 +13,7 @@ import {
   captureTraceContext,
   checkReferences,
   countRefusal,
+  emailAddressProblem,
   isUuid,
   messageToRecord,
   newId,
@@ -264,6 +265,9 @@ export function createSendPreparation(deps: SendsDeps): SendPreparation {
     if (!contact) throw field('contact_id', 'no contact with this id in the workspace');
     const toEmail = typeof contact.email === 'string' ? contact.email : undefined;
     if (!toEmail) throw field('contact_id', 'the contact has no email address', MessagingErrorCode.NoAddress);
+    // A contact stored before the address rule took RFC 5321's limits: no server would take the send.
+    const undeliverable = emailAddressProblem(toEmail);
+    if (undeliverable) throw field('contact_id', `the contact's email address cannot be sent to: ${undeliverable}`, MessagingErrorCode.NoAddress);
     const suppressed = await lookups.suppression(ctx.workspaceId, toEmail);
     if (suppressed) {
       throw field('contact_id', `the contact's address is suppressed (${suppressed === 'unsubscribed' ? 'unsubscribed' : 'hard bounce'})`, MessagingErrorCode.Suppressed);

@@ -13,7 +13,7 @@ import {
   startSqlService,
 } from '@crm/kit';
 import type { SqlBackend } from '@crm/kit/testing';
-import { createEmbeddedStore, startDirectory } from '@crm/directory';
+import { type RunningDirectory, createEmbeddedStore, startDirectory } from '@crm/directory';
 import { type PeopleService, peopleService } from '@crm/people';
 import { MESSAGING_SETTINGS, messagingService } from '../main';
 import type { MessagingService } from '../messaging.service';
@@ -27,6 +27,8 @@ export interface MessagingHarness {
   bus: EventBus;
   messaging: RunningSqlService<MessagingService>;
   people: RunningSqlService<PeopleService>;
+  /** The directory's service (workspaces, users, integrations), on its embedded store. */
+  directory: RunningDirectory['service'];
   workspaceId: string;
   userId: string;
   dataDir: string;
@@ -36,6 +38,8 @@ export interface MessagingHarness {
   eventsOf(type: string): CrmEvent[];
   /** A contact of the workspace with this address. */
   contact(email: string, fields?: Record<string, unknown>): Promise<string>;
+  /** Writes a contact's address in people's table directly, as an earlier release may have stored it. */
+  storeAddress(contactId: string, email: string): Promise<void>;
   /** Another messaging instance on the same database (Postgres only): a second replica. */
   replica(env?: NodeJS.ProcessEnv): Promise<RunningSqlService<MessagingService>>;
   /** Another messaging deployment with its own database and settings, on the same peers and bus. */
@@ -82,6 +86,7 @@ export async function openMessaging(backend: SqlBackend, env: NodeJS.ProcessEnv 
     bus,
     messaging,
     people,
+    directory: directory.service,
     workspaceId: workspace.id,
     userId: user.id,
     dataDir,
@@ -91,6 +96,9 @@ export async function openMessaging(backend: SqlBackend, env: NodeJS.ProcessEnv 
     async contact(email, fields = {}) {
       const created = await people.service.contacts.create({ workspaceId: workspace.id }, { email, first_name: 'Ada', ...fields });
       return String(created.id);
+    },
+    async storeAddress(contactId, email) {
+      await peopleDb.db.query('UPDATE contacts SET email = $3 WHERE workspace_id = $1 AND id = $2', [workspace.id, contactId, email]);
     },
     async replica(more = {}) {
       if (!reopen) throw new Error('a replica needs a second connection to the same database');
