@@ -1,4 +1,5 @@
 import type { ConnectionOptions } from 'node:tls';
+import { redactSmtpSecret } from '@crm/kit';
 import nodemailer from 'nodemailer';
 import type { SmtpConfig } from './integration-config';
 
@@ -93,12 +94,7 @@ export function failureReason(error: unknown, config: Pick<SmtpConfig, 'username
   if (openssl) text = `TLS failed: ${openssl[1]}`;
   // Node's advice about its own flags is for whoever runs Node, not for the integration's owner.
   text = text.replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca$/, '');
-  if (password) {
-    // Longest first: the password's own base64 can sit inside AUTH PLAIN's token.
-    const forms = [base64(`\u0000${config.username ?? ''}\u0000${password}`), base64(password), password];
-    for (const form of forms) text = text.split(form).join('[secret]');
-  }
+  text = redactSmtpSecret(text, config.username, password);
   return (text || 'the check failed').slice(0, MAX_REASON);
 }
 
-const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { createLogger, newId } from '@crm/kit';
+import { SMTPServer } from 'smtp-server';
 import { type Transports, createTransports, describeFailure, smtpFailure } from './transports';
 
 /**
@@ -83,5 +85,60 @@ describe('a failed attempt, as last_error tells it', () => {
     expect(describeFailure(smtpFailure(unresolved), 'smtp integration 42 (smtp.nowhere.invalid:587)')).toBe(
       'through smtp integration 42 (smtp.nowhere.invalid:587): getaddrinfo ENOTFOUND smtp.nowhere.invalid (at connection)',
     );
+  });
+});
+
+/**
+ * A server that answers AUTH by echoing what it was sent, in every form the password travels in:
+ * nothing of it reaches the failure the worker stores as `last_error` and logs.
+ */
+describe('a failure through a workspace server that echoes the credentials', () => {
+  const password = 'correct-horse-battery-staple';
+  let server: SMTPServer;
+  let port: number;
+
+  beforeAll(async () => {
+    server = new SMTPServer({
+      authMethods: ['PLAIN', 'LOGIN'],
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth(auth, _session, callback) {
+        const plain = Buffer.from(`\u0000${auth.username}\u0000${auth.password}`).toString('base64');
+        const login = Buffer.from(String(auth.password)).toString('base64');
+        callback(Object.assign(new Error(`bad login ${auth.password} ${login} ${plain}`), { responseCode: 535 }));
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('carries none of the password, in clear or in base64', async () => {
+    const account = { integrationId: 'int-1', version: '1', host: '127.0.0.1', port, secure: false, username: 'ada', password };
+    const transports = createTransports({
+      senders: { sender: async () => ({ verp: true }), smtpAccount: async () => account },
+      mailDir: tmpdir(),
+      log: createLogger('test', 'silent'),
+    });
+    try {
+      const transport = await transports.forWorkspace(newId());
+      const message = { workspaceId: 'w', sentEmailId: newId(), raw: Buffer.from('Subject: hi\r\n\r\nHello\r\n'), envelope: { from: 'a@mail.test', to: ['b@example.com'] } };
+      const error = await transport.send(message, async () => undefined).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeDefined();
+      const described = describeFailure(smtpFailure(error), transport.via);
+      expect(described).toMatch(/535/);
+      const forms = [password, Buffer.from(password).toString('base64'), Buffer.from(`\u0000ada\u0000${password}`).toString('base64')];
+      for (const form of forms) {
+        expect(described).not.toContain(form);
+        expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain(form);
+      }
+      expect(described).toContain('[secret]');
+    } finally {
+      transports.close();
+    }
   });
 });

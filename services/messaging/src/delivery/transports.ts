@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Logger } from '@crm/kit';
+import { type Logger, redactSmtpSecret } from '@crm/kit';
 import nodemailer from 'nodemailer';
 import type { SenderDirectory, SmtpAccount } from '../sender-directory';
 
@@ -97,7 +97,34 @@ interface PoolLike {
   send(mail: unknown, callback: (error: Error | null, info?: { response?: string }) => void): void;
 }
 
-function smtpTransport(pool: Pool, via?: string): Transport {
+/** The credentials a pool logs in with, taken out of every failure it reports (kit `redactSmtpSecret`). */
+interface Credentials {
+  username?: string;
+  password?: string;
+}
+
+/**
+ * A failure with the password taken out of every text a caller reads (`response`, `message`), so
+ * neither a send's `last_error` nor a log line can carry it whatever the server echoed.
+ */
+function withoutSecret(error: Error, credentials: Credentials): Error {
+  const e = error as Error & { response?: unknown };
+  if (typeof e.response === 'string') e.response = redactSmtpSecret(e.response, credentials.username, credentials.password);
+  e.message = redactSmtpSecret(e.message, credentials.username, credentials.password);
+  return e;
+}
+
+/** The user and password of an `smtp://user:pass@host` relay, percent-decoded as nodemailer reads them. */
+function urlCredentials(url: string): Credentials {
+  try {
+    const parsed = new URL(url);
+    return { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+  } catch {
+    return {};
+  }
+}
+
+function smtpTransport(pool: Pool, credentials: Credentials, via?: string): Transport {
   const inner = (pool as unknown as { transporter: PoolLike }).transporter;
   return {
     provider: 'smtp',
@@ -115,7 +142,7 @@ function smtpTransport(pool: Pool, via?: string): Transport {
             createReadStream: () => heldBackMessage(message.raw, beforeEnd),
           },
         };
-        inner.send(mail, (error, info) => (error ? reject(error) : resolve({ response: info?.response ?? '' })));
+        inner.send(mail, (error, info) => (error ? reject(withoutSecret(error, credentials)) : resolve({ response: info?.response ?? '' })));
       });
     },
   };
@@ -167,12 +194,12 @@ export function createTransports(options: TransportsOptions): Transports {
   const maxConnections = options.maxConnections ?? 5;
   const log = logTransport(options.mailDir);
 
-  const pooled = (key: string, version: string, make: () => Pool, via?: string): Transport => {
+  const pooled = (key: string, version: string, make: () => Pool, credentials: Credentials, via?: string): Transport => {
     const existing = pools.get(key);
     if (existing && existing.version === version) return existing.transport;
     existing?.pool.close();
     const pool = make();
-    const transport = smtpTransport(pool, via);
+    const transport = smtpTransport(pool, credentials, via);
     pools.set(key, { version, pool, transport });
     return transport;
   };
@@ -194,11 +221,13 @@ export function createTransports(options: TransportsOptions): Transports {
       const account = await options.senders.smtpAccount(workspaceId);
       if (account) {
         const via = `smtp integration ${account.integrationId} (${account.host}:${account.port})`;
-        return pooled(`integration:${account.integrationId}`, account.version, () => accountPool(account), via);
+        const credentials = { username: account.username, password: account.password };
+        return pooled(`integration:${account.integrationId}`, account.version, () => accountPool(account), credentials, via);
       }
       if (options.smtpUrl) {
         const url = options.smtpUrl;
-        return pooled('smtp_url', url, () => nodemailer.createTransport({ url, pool: true, maxConnections, maxMessages: 100, ...SMTP_TIMEOUTS }));
+        const make = () => nodemailer.createTransport({ url, pool: true, maxConnections, maxMessages: 100, ...SMTP_TIMEOUTS });
+        return pooled('smtp_url', url, make, urlCredentials(url));
       }
       return log;
     },
