@@ -51,6 +51,9 @@ test('first start prints a working full-scope key; a restart keeps data and prin
   const first = await start(ports);
   const key = /\n\s+(svc_live_[A-Za-z0-9_-]{32})\n/.exec(first.output)?.[1];
   expect(key).toBeDefined();
+  // And the owner's one-time link to set a password, on this start's own address.
+  expect(first.output).toContain('Sign in to the settings page as owner@example.com');
+  expect(first.output).toContain(`${first.url}/settings/password?token=`);
   const api = apiClient(first.url);
   const created = await api('POST', '/v1/contacts', { key, body: { first_name: 'Persisted', email: 'p@example.com' } });
   expect(created.status).toBe(201);
@@ -59,6 +62,7 @@ test('first start prints a working full-scope key; a restart keeps data and prin
   await running!.stop();
   const second = await start(ports);
   expect(second.output).not.toMatch(/svc_live_/);
+  expect(second.output).not.toContain('/settings/password?token=');
   const got = await apiClient(second.url)('GET', `/v1/contacts/${created.body.data.id}`, { key });
   expect(got.status).toBe(200);
   expect(got.body.data).toEqual(created.body.data);

@@ -57,6 +57,24 @@ export async function runAdmin(args: ParsedArgs, directoryAddr: string): Promise
         });
         return print({ ...user, svc_uid: user.svc_uid ?? null });
       }
+      case 'user invite': {
+        // A one-time link to set the password (an invite, or a reset of a forgotten one), 24 h.
+        rejectUnknownOptions(args, []);
+        const userId = rest[0];
+        if (!userId || rest.length > 1) throw new UsageError('usage: crm admin user invite <user-id>');
+        const invite = await directory.call<{ user_id: string; link: string; expires_at: string; mailed: boolean }>('IssuePasswordToken', {
+          user_id: userId,
+        });
+        return print({ user_id: invite.user_id, link: invite.link, expires_at: invite.expires_at, mailed: invite.mailed });
+      }
+      case 'user deactivate': {
+        // Ends the user's sessions and revokes the keys that act for them.
+        rejectUnknownOptions(args, []);
+        const userId = rest[0];
+        if (!userId || rest.length > 1) throw new UsageError('usage: crm admin user deactivate <user-id>');
+        const user = await directory.call<Record<string, unknown>>('DeactivateUser', { id: userId });
+        return print({ ...user, svc_uid: user.svc_uid ?? null });
+      }
       case 'key create': {
         noExtra();
         rejectUnknownOptions(args, ['workspace', 'scopes', 'env']);

@@ -24,7 +24,7 @@ import type { GatewaySettings } from '@crm/gateway';
 import { runAdmin } from './admin';
 import { readAllInOneRecord, writeAllInOneRecord } from './all-in-one-record';
 import { UsageError, parseArgs } from './args';
-import { bootstrapDefaultWorkspace } from './bootstrap';
+import { DEFAULT_OWNER_EMAIL, bootstrapDefaultWorkspace } from './bootstrap';
 import { runCheck } from './check';
 import type { ServiceComponent, Stop } from './components/component';
 import { allComponents, loadComponent } from './components/load';
@@ -152,6 +152,8 @@ async function startAllInOne(): Promise<void> {
     ...GATEWAY_SETTINGS,
     // The services' gRPC ports are internal to the process: free ones unless told otherwise.
     ...optionalAddressSettings(COMPONENT_NAMES),
+    // The default workspace's owner, created on the first start with a link to set their password.
+    OWNER_EMAIL: setting.string(DEFAULT_OWNER_EMAIL),
   });
   // Tracking and unsubscribe links point at this process's own gateway unless PUBLIC_URL says otherwise.
   const host = read.HOST;
@@ -214,12 +216,13 @@ async function startAllInOne(): Promise<void> {
     log.warn({ address: addresses.directory }, `${wellKnownDirectory} is taken: the directory listens on ${addresses.directory}; \`crm admin\` finds it in ${record}`);
   }
 
-  const firstKey = await bootstrapDefaultWorkspace(addresses.directory!, dataDir(settings));
+  const firstKey = await bootstrapDefaultWorkspace(addresses.directory!, dataDir(settings), settings.OWNER_EMAIL);
   process.stdout.write(`CRM API listening on ${gateway.url} (try ${gateway.url}/v1/contacts)\n`);
   if (firstKey) {
     process.stdout.write(
       `First start: created workspace "${firstKey.workspaceName}" (${firstKey.workspaceId}).\n` +
-        `Full-scope API key (shown once, store it now):\n  ${firstKey.key}\n`,
+        `Full-scope API key (shown once, store it now):\n  ${firstKey.key}\n` +
+        `Sign in to the settings page as ${firstKey.owner.email}: set your password at this one-time link (valid until ${firstKey.owner.expiresAt}):\n  ${firstKey.owner.link}\n`,
     );
   }
 }

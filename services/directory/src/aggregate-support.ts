@@ -1,9 +1,10 @@
 import { CrmError, type FieldIssue } from '@crm/kit';
 
 /**
- * What the directory's aggregates (`workspaces.ts`, `users.ts`, `api-keys.ts`, `integrations.ts`)
- * share: the dependencies `directory.service.ts` gives each of them, and the checks of a request's
- * fields. Inputs are checked at run time as well as by type, because they arrive from the wire.
+ * What the directory's aggregates (`workspaces.ts`, `users.ts`, `api-keys.ts`, `integrations.ts`,
+ * `credentials.ts`, `sessions.ts`) share: the dependencies `directory.service.ts` gives each of
+ * them, and the checks of a request's fields. Inputs are checked at run time as well as by type,
+ * because they arrive from the wire.
  */
 
 export interface AggregateDeps {
@@ -15,6 +16,12 @@ export interface AggregateDeps {
   /** The current time as it is stored. */
   timestamp: () => string;
 }
+
+/**
+ * Ends one kind of a user's access (their sessions, their set-password links, their keys), for a
+ * deactivation; idempotent. Each aggregate that gives access provides its own.
+ */
+export type EndUserAccess = (workspaceId: string, userId: string) => Promise<void>;
 
 /** Limits of fields that several records have; a record's own limits are beside it. */
 export const LIMITS = {
@@ -64,4 +71,13 @@ export function requireIds(ids: Record<string, unknown>): void {
   const issues: FieldIssue[] = [];
   for (const [field, value] of Object.entries(ids)) requiredId(issues, field, value);
   throwIfAny(issues);
+}
+
+/**
+ * For a lookup's `.catch`: a record that is gone (`not_found`) gives undefined, so what rests on it
+ * ends (a session, a link); any other failure, such as the store not answering, is the caller's.
+ */
+export function unlessGone(error: unknown): undefined {
+  if (error instanceof CrmError && error.code === 'not_found') return undefined;
+  throw error;
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { integrations } from '@crm/directory-contract';
-import { type ResourceSpec, type RunningGrpcServer, createClient, createLogger, fromProtoValue, messageToRecord, startGrpcServer, toStruct, unary } from '@crm/kit';
+import { type CrmError, type ResourceSpec, type RunningGrpcServer, createClient, createLogger, fromProtoValue, messageToRecord, startGrpcServer, toStruct, unary } from '@crm/kit';
 import { compileRecordDecoders, loadDirectory, loadTypes } from '@crm/proto';
 import type * as grpc from '@grpc/grpc-js';
 import * as protobuf from 'protobufjs';
 import { LOADER_TO_OBJECT, PREVIOUS_RELEASE, releaseTypes } from '../../../proto/src/testing/releases';
 import { directoryGrpcBinding } from './directory.grpc';
+import { OTHER_UUID } from './testing/test-directory';
 import { type DirectoryService, createDirectoryService } from './directory.service';
 import type { DocumentStore } from './store/document-store';
 import { createEmbeddedStore } from './store/embedded-store';
@@ -97,4 +98,82 @@ test("this release's callers read field 11, and the record keeps one `config`", 
   const record = messageToRecord(integrations, message);
   expect(record.config).toEqual(CONFIG);
   expect(Object.keys(record)).toEqual(Object.keys(integrations.fields));
+});
+
+/**
+ * Sign-in and the settings page's keys over the wire, end to end through the binding, with the
+ * real argon2id defaults: what the gateway's pages send and read.
+ */
+describe('sign-in and session keys over gRPC', () => {
+  const call = <T = Record<string, unknown>>(method: string, request: unknown) => unary<unknown, T>(client, method, request);
+  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as CrmError);
+
+  it('sets a password with a link, signs in, manages keys, signs out', async () => {
+    const workspace = await directory.createWorkspace({ name: 'Acme' });
+    const user = await directory.createUser({ workspace_id: workspace.id, email: 'owner@acme.test', full_name: 'Olive Owner', role: 'owner' });
+
+    const link = await call<{ token: string; link: string; mailed: boolean; user_id: string; expires_at: string }>('IssuePasswordToken', {
+      workspace_id: workspace.id,
+      user_id: user.id,
+    });
+    expect(link).toEqual({ user_id: user.id, token: expect.any(String), link: `http://127.0.0.1:8080/settings/password?token=${link.token}`, expires_at: expect.any(String), mailed: false });
+    expect(await call('CheckPasswordToken', { token: link.token })).toEqual({ user_id: user.id, workspace_id: workspace.id, email: 'owner@acme.test', expires_at: link.expires_at });
+
+    const weak = await failure(call('SetPassword', { password: 'short', token: link.token }));
+    expect(weak).toMatchObject({ code: 'validation_failed', details: [{ field: 'password', message: 'must be at least 12 characters' }] });
+    expect(await call('SetPassword', { password: 'correct horse battery staple', token: link.token })).toEqual({ user_id: user.id, workspace_id: workspace.id });
+    expect(await failure(call('CheckPasswordToken', { token: link.token }))).toMatchObject({ code: 'unauthorized', reason: 'invalid_password_token' });
+
+    expect(await failure(call('SignIn', { email: 'owner@acme.test', password: 'wrong horse battery staple' }))).toMatchObject({
+      code: 'unauthorized',
+      reason: 'invalid_credentials',
+      message: 'email or password is incorrect',
+    });
+    const session = await call<{ session_id: string; csrf_token: string; user: Record<string, unknown> }>('SignIn', {
+      email: 'OWNER@acme.test',
+      password: 'correct horse battery staple',
+    });
+    expect(session).toEqual({
+      session_id: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      user: { ...user, svc_uid: undefined },
+      workspace,
+      expires_at: expect.any(String),
+      idle_expires_at: expect.any(String),
+      csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
+    const got = await call('GetSession', { session_id: session.session_id });
+    expect(got).toEqual({ ...session, session_id: '' });
+
+    const created = await call<{ id: string; key: string }>('CreateSessionApiKey', { session_id: session.session_id, name: 'CI', env: 'test', scopes: ['contacts:read'] });
+    expect(created).toMatchObject({ key: expect.stringMatching(/^svc_test_/), env: 'test', scopes: ['contacts:read'], workspace_id: workspace.id });
+    const cliKey = await directory.createApiKey({ workspace_id: workspace.id, scopes: ['*'] });
+    // Newest first: the command line's key came after the page's.
+    const listed = await call<{ data: Record<string, unknown>[] }>('ListSessionApiKeys', { session_id: session.session_id });
+    expect(listed.data).toEqual([
+      expect.objectContaining({ id: cliKey.id, name: '', user_id: '', created_by_name: '', last_used_at: '' }),
+      { id: created.id, workspace_id: workspace.id, name: 'CI', prefix: created.key.slice(0, 13), scopes: ['contacts:read'], env: 'test', user_id: user.id, created_by_name: 'Olive Owner', created_at: expect.any(String), last_used_at: '' },
+    ]);
+    expect(await call('RevokeSessionApiKey', { session_id: session.session_id, id: created.id })).toEqual({ id: created.id, revoked: true });
+
+    expect(await call('EndSession', { session_id: session.session_id })).toEqual({ ended: true });
+    expect(await failure(call('GetSession', { session_id: session.session_id }))).toMatchObject({ code: 'unauthorized', reason: 'invalid_session' });
+    expect(await failure(call('ListSessionApiKeys', { session_id: session.session_id }))).toMatchObject({ code: 'unauthorized', reason: 'invalid_session' });
+
+    expect(await call('DeactivateUser', { workspace_id: workspace.id, id: user.id })).toMatchObject({ id: user.id, is_active: false });
+    expect(await failure(call('SignIn', { email: 'owner@acme.test', password: 'correct horse battery staple' }))).toMatchObject({ reason: 'invalid_credentials' });
+  });
+
+  it("the operator's command line names a user by id alone; a call naming a workspace is held to it", async () => {
+    const workspace = await directory.createWorkspace({ name: 'Ops' });
+    const other = await directory.createWorkspace({ name: 'Other' });
+    const user = await directory.createUser({ workspace_id: workspace.id, email: 'ops@acme.test', full_name: 'Ops', role: 'member' });
+
+    const invite = await call<{ user_id: string; link: string }>('IssuePasswordToken', { user_id: user.id });
+    expect(invite).toMatchObject({ user_id: user.id, link: expect.stringContaining('/settings/password?token=') });
+    expect(await failure(call('IssuePasswordToken', { workspace_id: other.id, user_id: user.id }))).toMatchObject({ code: 'not_found' });
+    expect(await failure(call('IssuePasswordToken', { user_id: OTHER_UUID }))).toMatchObject({ code: 'not_found' });
+
+    expect(await failure(call('DeactivateUser', { workspace_id: other.id, id: user.id }))).toMatchObject({ code: 'not_found' });
+    expect(await call('DeactivateUser', { id: user.id })).toMatchObject({ id: user.id, workspace_id: workspace.id, is_active: false });
+  });
 });

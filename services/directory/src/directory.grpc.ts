@@ -1,8 +1,10 @@
 import { integrations, users } from '@crm/directory-contract';
 import { type GrpcServiceBinding, type Logger, type Page, bindService, fromListRequest, fromStruct, requireUuid, toProtoValue, toStruct } from '@crm/kit';
 import { loadDirectory } from '@crm/proto';
+import type { ApiKeyListing } from './api-keys';
 import type { DirectoryService } from './directory.service';
 import type { Integration } from './integrations';
+import type { Session } from './sessions';
 
 /** proto3 `optional` fields are absent rather than null on the wire. */
 function withoutNulls<T extends object>(record: T): { [K in keyof T]: Exclude<T[K], null> } {
@@ -29,7 +31,25 @@ const pageMessage = (page: Page, toMessage: (record: Record<string, unknown>) =>
   page: { next_cursor: page.nextCursor ?? '', has_more: page.hasMore },
 });
 
+/** A session as its message carries it: the id only in a sign-in's answer. */
+const sessionMessage = (session: Session) => ({
+  ...session,
+  session_id: session.session_id ?? '',
+  user: withoutNulls(session.user),
+});
+
+/** A listed key: absent values as proto3's empty strings. */
+const apiKeyMessage = (key: ApiKeyListing) => ({
+  ...key,
+  name: key.name ?? '',
+  user_id: key.user_id ?? '',
+  last_used_at: key.last_used_at ?? '',
+});
+
 export function directoryGrpcBinding(service: DirectoryService, log: Logger): GrpcServiceBinding {
+  // The operator's command line names a user by id alone (directory.proto, DeactivateUser and
+  // IssuePasswordToken); a call that names the workspace is held to it.
+  const workspaceOf = async (workspaceId: string, userId: string) => workspaceId || service.workspaceOfUser(userId);
   return bindService(
     loadDirectory().crm.directory.v1.DirectoryService.service,
     {
@@ -89,6 +109,19 @@ export function directoryGrpcBinding(service: DirectoryService, log: Logger): Gr
           updated_at: found.updated_at,
         };
       },
+      DeactivateUser: async (request) => withoutNulls(await service.deactivateUser(await workspaceOf(request.workspace_id, request.id), request.id)),
+      IssuePasswordToken: async (request) =>
+        service.issuePasswordToken({ workspace_id: await workspaceOf(request.workspace_id, request.user_id), user_id: request.user_id }),
+      CheckPasswordToken: async (request) => service.checkPasswordToken(request.token),
+      SetPassword: async (request) =>
+        service.setPassword({ password: request.password, token: orUndefined(request.token), session_id: orUndefined(request.session_id) }),
+      SignIn: async (request) => sessionMessage(await service.signIn({ email: request.email, password: request.password })),
+      GetSession: async (request) => sessionMessage(await service.getSession(request.session_id)),
+      EndSession: async (request) => service.endSession(request.session_id),
+      ListSessionApiKeys: async (request) => ({ data: (await service.listSessionApiKeys(request.session_id)).map(apiKeyMessage) }),
+      CreateSessionApiKey: async (request) =>
+        service.createSessionApiKey({ session_id: request.session_id, name: request.name, env: request.env, scopes: request.scopes }),
+      RevokeSessionApiKey: async (request) => service.revokeSessionApiKey(request.session_id, request.id),
     },
     log,
   );

@@ -6,7 +6,8 @@ import type { DocumentStore, IndexSpec } from './store/document-store';
 /**
  * What the directory stores, collection by collection, and the indexes that keep it consistent.
  * These shapes never leave the service: each aggregate (`workspaces.ts`, `users.ts`, `api-keys.ts`,
- * `integrations.ts`) maps its own to records without `_id`, hashes or secrets.
+ * `integrations.ts`, `credentials.ts`, `sessions.ts`) maps its own to records without `_id`, hashes
+ * or secrets.
  */
 
 export const COLLECTIONS = {
@@ -14,6 +15,9 @@ export const COLLECTIONS = {
   users: 'users',
   apiKeys: 'api_keys',
   integrations: 'integrations',
+  credentials: 'credentials',
+  passwordTokens: 'password_tokens',
+  sessions: 'sessions',
 } as const;
 
 export type UserRole = 'owner' | 'admin' | 'member';
@@ -83,6 +87,41 @@ export interface IntegrationDoc {
   updated_at: string;
 }
 
+/** A user's password. One per user: `_id` is the user's id. */
+export interface CredentialDoc {
+  _id: string;
+  workspace_id: string;
+  /** argon2id, in its PHC string form (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`). */
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A one-time link to set a user's password; the token itself is never stored. */
+export interface PasswordTokenDoc {
+  /** base64url SHA-256 of the token: the token has 256 random bits, so a fast hash is enough. */
+  _id: string;
+  workspace_id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  /** Set once, by the conditional update that uses the token up; null while it is usable. */
+  used_at: string | null;
+}
+
+/** A signed-in browser; the session id itself is never stored. */
+export interface SessionDoc {
+  /** base64url SHA-256 of the session id (256 random bits). */
+  _id: string;
+  workspace_id: string;
+  user_id: string;
+  created_at: string;
+  /** Moved forward at most once a minute while the session is used; 12 h without use ends it. */
+  last_seen_at: string;
+  /** 7 days after sign-in, whatever happens. */
+  expires_at: string;
+}
+
 /** Index names, also used to turn a `DuplicateKeyError` into the right conflict message. */
 export const INDEX_NAMES = {
   userEmail: 'users_workspace_email_unique',
@@ -99,6 +138,18 @@ const LIST_INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.integrations, name: 'integrations_list_created', keys: { workspace_id: 1, created_at: 1, _id: 1 } },
   { collection: COLLECTIONS.integrations, name: 'integrations_list_updated', keys: { workspace_id: 1, updated_at: 1, _id: 1 } },
   { collection: COLLECTIONS.integrations, name: 'integrations_list_type', keys: { workspace_id: 1, type: 1, created_at: 1, _id: 1 } },
+];
+
+/**
+ * Sign-in and what ends a user's access. Signing in finds a user by email across workspaces (the
+ * email decides the workspace, as a key's hash does); everything a user has is then found, ended or
+ * revoked through an index led by the workspace and the user.
+ */
+const ACCESS_INDEXES: readonly IndexSpec[] = [
+  { collection: COLLECTIONS.users, name: 'users_sign_in_email', keys: { email_lower: 1, created_at: 1 } },
+  { collection: COLLECTIONS.sessions, name: 'sessions_by_user', keys: { workspace_id: 1, user_id: 1 } },
+  { collection: COLLECTIONS.passwordTokens, name: 'password_tokens_by_user', keys: { workspace_id: 1, user_id: 1 } },
+  { collection: COLLECTIONS.apiKeys, name: 'api_keys_by_user', keys: { workspace_id: 1, user_id: 1, created_at: 1 } },
 ];
 
 /** The periodic check finds what is due across workspaces (integrations.ts `checkDueIntegrations`). */
@@ -130,6 +181,7 @@ export const DIRECTORY_INDEXES: readonly IndexSpec[] = [
   },
   ...LIST_INDEXES,
   ...CHECK_INDEXES,
+  ...ACCESS_INDEXES,
 ];
 
 /** The directory's schema migration: creates its indexes; safe to run on every start. */

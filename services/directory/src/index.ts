@@ -1,10 +1,21 @@
-// Public surface of the directory service (workspaces, users, API keys, integrations).
+// Public surface of the directory service (workspaces, users, API keys, integrations, sign-in).
 
-// Domain operations: the service and its four aggregates.
-export { createDirectoryService, type DirectoryService, type DirectoryServiceDeps } from './directory.service';
+// Domain operations: the service and its aggregates.
+export { DEFAULT_PUBLIC_URL, createDirectoryService, type DirectoryService, type DirectoryServiceDeps, type SessionApiKeys } from './directory.service';
 export type { CreateWorkspaceInput, Workspace } from './workspaces';
 export { USER_ROLES, type CreateUserInput, type User } from './users';
-export { LAST_USED_RESOLUTION_MS, type AuthenticatedKey, type CreateApiKeyInput, type CreatedApiKey } from './api-keys';
+export {
+  LAST_USED_RESOLUTION_MS,
+  SESSION_KEY_ENVS,
+  type ApiKeyListing,
+  type AuthenticatedKey,
+  type CreateApiKeyInput,
+  type CreatedApiKey,
+} from './api-keys';
+export { PASSWORD_TOKEN_LIFETIME_MS, type IssuedPasswordToken, type PasswordTokenInfo, type SetPasswordInput } from './credentials';
+export { SESSION_IDLE_MS, SESSION_LIFETIME_MS, type Session, type SignInInput } from './sessions';
+export { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, argon2Hasher, passwordProblem, type Argon2Parameters, type PasswordHasher } from './password';
+export { createPasswordMailer, type PasswordMailer, type PasswordMailerOptions } from './password-mail';
 export type { CreateIntegrationInput, Integration, IntegrationCheckResult } from './integrations';
 export { DEFAULT_CHECK_TIMEOUT_MS, createSmtpCheck, type CheckOutcome, type SmtpCheck, type SmtpCheckOptions } from './integration-check';
 export { DIRECTORY_INDEXES, ensureDirectoryIndexes, type IntegrationStatus, type UserRole } from './directory.schema';

@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import { redactSmtpSecret } from '@crm/kit';
-import nodemailer from 'nodemailer';
 import type { SmtpConfig } from './integration-config';
+import { integrationTransport } from './smtp-transport';
 
 /**
  * Whether an `smtp` integration's server takes the integration's credentials: the same conversation
@@ -42,19 +42,7 @@ export function createSmtpCheck(options: SmtpCheckOptions = {}): SmtpCheck {
   return {
     timeoutMs,
     async check(config, password, signal) {
-      const transport = nodemailer.createTransport({
-        host: config.host,
-        port: config.port,
-        secure: config.secure,
-        ...(config.username ? { auth: { user: config.username, pass: password } } : {}),
-        connectionTimeout: timeoutMs,
-        greetingTimeout: timeoutMs,
-        socketTimeout: timeoutMs,
-        // nodemailer's own log would print the conversation, AUTH included.
-        logger: false,
-        debug: false,
-        ...(options.tls ? { tls: options.tls } : {}),
-      });
+      const transport = integrationTransport(config, password, timeoutMs, options.tls);
       // Each of nodemailer's timeouts restarts with every byte: a server that answers slowly
       // enough could hold the check open for ever without this bound on the whole of it.
       let timer: NodeJS.Timeout | undefined;

@@ -4,6 +4,8 @@ import { COLLECTIONS, ensureDirectoryIndexes } from './directory.schema';
 import { type DirectoryService, createDirectoryService } from './directory.service';
 import { DEFAULT_CHECK_TIMEOUT_MS, type SmtpCheck, createSmtpCheck } from './integration-check';
 import { integrationChecksWorker } from './integration-checks.worker';
+import type { PasswordHasher } from './password';
+import type { PasswordMailer } from './password-mail';
 import type { DocumentStore } from './store/document-store';
 
 export interface DirectoryRuntime {
@@ -22,6 +24,11 @@ export interface DirectoryRuntime {
   integrationCheckTimeoutMs?: number;
   /** Replaces the check itself (tests: a certificate authority of their own). */
   smtpCheck?: SmtpCheck;
+  /** PUBLIC_URL: the gateway's public origin, the base of set-password links (default http://127.0.0.1:8080). */
+  publicUrl?: string;
+  /** Replace how passwords are hashed and links are mailed (tests only). */
+  passwordHasher?: PasswordHasher;
+  passwordMailer?: PasswordMailer;
   clock?: Clock;
 }
 
@@ -43,7 +50,17 @@ export const DEFAULT_INTEGRATION_CHECK_INTERVAL_MS = 300_000;
 export async function startDirectory(runtime: DirectoryRuntime): Promise<RunningDirectory> {
   await ensureDirectoryIndexes(runtime.store);
   const smtpCheck = runtime.smtpCheck ?? createSmtpCheck({ timeoutMs: runtime.integrationCheckTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
-  const service = createDirectoryService({ store: runtime.store, secretsKey: runtime.secretsKey, keyPepper: runtime.keyPepper, cursorSecret: runtime.cursorSecret, smtpCheck });
+  const service = createDirectoryService({
+    store: runtime.store,
+    secretsKey: runtime.secretsKey,
+    keyPepper: runtime.keyPepper,
+    cursorSecret: runtime.cursorSecret,
+    smtpCheck,
+    publicUrl: runtime.publicUrl,
+    passwordHasher: runtime.passwordHasher,
+    passwordMailer: runtime.passwordMailer,
+    log: runtime.log,
+  });
   const server = await startGrpcServer(runtime.grpcAddr, [directoryGrpcBinding(service, runtime.log)]);
   const health = monitorHealth(
     (serving) => server.setServing(serving),

@@ -13,6 +13,9 @@ export const directorySettings = (secrets: 'required' | 'optional') => {
     SECRETS_KEY: secret(),
     KEY_PEPPER: secret(),
     CURSOR_SECRET: secret(),
+    // The gateway's public origin: set-password links point at its /settings/password. The same
+    // variable, read the same way, as messaging's tracking links.
+    PUBLIC_URL: setting.url('http://127.0.0.1:8080', 'http', 'https'),
     // How often each enabled smtp integration's server is checked again, and the bound on one check
     // (integration-check.ts): the host is the user's, so no check may run on.
     INTEGRATION_CHECK_INTERVAL_MS: setting.int(300_000, 1_000, 86_400_000),

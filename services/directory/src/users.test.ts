@@ -1,16 +1,17 @@
 import { users } from '@crm/directory-contract';
 import { type RawListParams, parseListQuery } from '@crm/kit';
-import { COLLECTIONS } from './directory.schema';
-import type { DirectoryService } from './directory.service';
+import { COLLECTIONS, type ApiKeyDoc } from './directory.schema';
+import { type DirectoryService, createDirectoryService } from './directory.service';
 import type { DocumentStore } from './store/document-store';
-import { OTHER_UUID, expectCrmError, openTestDirectory } from './testing/test-directory';
+import { OTHER_UUID, cursorSecret, expectCrmError, openTestDirectory, secretsKey } from './testing/test-directory';
 
 describe('users', () => {
   let raw: DocumentStore;
   let directory: DirectoryService;
+  let clock: () => Date;
 
   beforeEach(async () => {
-    ({ raw, directory } = await openTestDirectory());
+    ({ raw, directory, clock } = await openTestDirectory());
   });
 
   afterEach(async () => {
@@ -103,5 +104,81 @@ describe('users', () => {
     await directory.createUser(alice());
     await expectCrmError(directory.getUser(workspaceId, { $ne: null } as never), 'validation_failed');
     await expectCrmError(directory.getUser({ $exists: true } as never, OTHER_UUID), 'validation_failed');
+  });
+
+  describe('deactivation', () => {
+    const PASSWORD = 'correct horse battery staple';
+
+    async function withPassword(email: string, role = 'member') {
+      const user = await directory.createUser({ workspace_id: workspaceId, email, full_name: email, role });
+      const { token } = await directory.issuePasswordToken({ workspace_id: workspaceId, user_id: user.id });
+      await directory.setPassword({ password: PASSWORD, token });
+      return user;
+    }
+
+    it('ends the sessions and revokes the keys of the user, idempotently, and no one else\'s', async () => {
+      const alice = await withPassword('alice@acme.test');
+      const bob = await withPassword('bob@acme.test');
+      const session = (await directory.signIn({ email: 'alice@acme.test', password: PASSWORD })).session_id!;
+      const bobSession = (await directory.signIn({ email: 'bob@acme.test', password: PASSWORD })).session_id!;
+      const fromPage = await directory.createSessionApiKey({ session_id: session, name: 'Mine', env: 'live', scopes: ['*'] });
+      const fromCli = await directory.createApiKey({ workspace_id: workspaceId, scopes: ['*'], user_id: alice.id });
+      const workspaceKey = await directory.createApiKey({ workspace_id: workspaceId, scopes: ['*'] });
+      const bobKey = await directory.createApiKey({ workspace_id: workspaceId, scopes: ['*'], user_id: bob.id });
+
+      const deactivated = await directory.deactivateUser(workspaceId, alice.id);
+      expect(deactivated).toEqual({ ...alice, is_active: false, updated_at: expect.any(String) });
+      expect(await directory.getUser(workspaceId, alice.id)).toEqual(deactivated);
+      for (const key of [fromPage.key, fromCli.key]) await expectCrmError(directory.authenticate(key), 'unauthorized');
+      await expectCrmError(directory.getSession(session), 'unauthorized');
+
+      await expect(directory.authenticate(workspaceKey.key)).resolves.toBeDefined();
+      await expect(directory.authenticate(bobKey.key)).resolves.toBeDefined();
+      await expect(directory.getSession(bobSession)).resolves.toBeDefined();
+
+      expect(await directory.deactivateUser(workspaceId, alice.id)).toEqual(deactivated);
+    });
+
+    it('gives a deactivated user no new key', async () => {
+      const alice = await directory.createUser({ workspace_id: workspaceId, email: 'alice@acme.test', full_name: 'A', role: 'admin' });
+      await directory.deactivateUser(workspaceId, alice.id);
+      const err = await expectCrmError(directory.createApiKey({ workspace_id: workspaceId, scopes: ['*'], user_id: alice.id }), 'validation_failed');
+      expect(err.details).toEqual([{ field: 'user_id', message: 'names a deactivated user' }]);
+      expect(await raw.collection(COLLECTIONS.apiKeys).find({})).toEqual([]);
+    });
+
+    it('revokes a key whose creation checked the user just before the deactivation', async () => {
+      const alice = await directory.createUser({ workspace_id: workspaceId, email: 'alice@acme.test', full_name: 'A', role: 'admin' });
+      // A store on which the deactivation runs, whole, between the creation's check and its insert.
+      const racing: DocumentStore = {
+        ensureIndexes: (specs) => raw.ensureIndexes(specs),
+        close: () => raw.close(),
+        collection: <T extends { _id: string }>(name: string) => {
+          const inner = raw.collection<T>(name);
+          if (name !== COLLECTIONS.apiKeys) return inner;
+          return {
+            ...inner,
+            insertOne: async (doc: T) => {
+              await directory.deactivateUser(workspaceId, alice.id);
+              return inner.insertOne(doc);
+            },
+          };
+        },
+      };
+      const creating = createDirectoryService({ store: racing, secretsKey, keyPepper: 'test-pepper', cursorSecret, now: clock });
+      const err = await expectCrmError(creating.createApiKey({ workspace_id: workspaceId, scopes: ['*'], user_id: alice.id }), 'validation_failed');
+      expect(err.details).toEqual([{ field: 'user_id', message: 'names a deactivated user' }]);
+      const [stored] = await raw.collection<ApiKeyDoc>(COLLECTIONS.apiKeys).find({});
+      expect(stored?.revoked_at).not.toBeNull();
+    });
+
+    it('answers not_found for a user of another workspace', async () => {
+      const alice = await directory.createUser(alice_());
+      const other = await directory.createWorkspace({ name: 'Other' });
+      await expectCrmError(directory.deactivateUser(other.id, alice.id), 'not_found');
+      expect((await directory.getUser(workspaceId, alice.id)).is_active).toBe(true);
+    });
+
+    const alice_ = () => ({ workspace_id: workspaceId, email: 'alice@acme.test', full_name: 'Alice', role: 'member' });
   });
 });

@@ -1,6 +1,6 @@
 import { DirectoryError, DirectoryErrorCode, users as usersSpec } from '@crm/directory-contract';
 import { CrmError, type CursorCodec, type FieldIssue, type ListQuery, type Page, emailAddressProblem, isUuid, newId } from '@crm/kit';
-import { type AggregateDeps, LIMITS, optionalText, requireIds, requiredId, requiredText, throwIfAny } from './aggregate-support';
+import { type AggregateDeps, type EndUserAccess, LIMITS, optionalText, requireIds, requiredId, requiredText, throwIfAny } from './aggregate-support';
 import { INDEX_NAMES, type UserDoc, type UserRole } from './directory.schema';
 import { documentLister } from './store/document-list';
 import { DuplicateKeyError, type DocumentCollection } from './store/document-store';
@@ -9,6 +9,8 @@ import type { FindWorkspace } from './workspaces';
 /**
  * Users: the people who act for a workspace. An email is unique within its workspace in any letter
  * case, and so is a `svc_uid` when set. API keys are given `FindUser` to name the user they act for.
+ * A deactivated user stays (their records keep naming them) but can do nothing: deactivation ends
+ * their sessions and links and revokes the keys that act for them.
  */
 
 export const USER_ROLES: readonly UserRole[] = ['owner', 'admin', 'member'];
@@ -39,12 +41,22 @@ export interface Users {
   getUser(workspaceId: string, id: string): Promise<User>;
   /** GET /v1/users: the query as parsed by the users declaration; records as the API shows them. */
   listUsers(workspaceId: string, query: ListQuery): Promise<Page>;
+  /** Sets `is_active` false and ends every access the user had; idempotent. */
+  deactivateUser(workspaceId: string, id: string): Promise<User>;
+  /**
+   * The workspace a user belongs to, found by the user's id alone: for the operator's command line
+   * only (`crm admin user invite|deactivate <user-id>`), which names users across workspaces. Every
+   * call it precedes names the workspace found.
+   */
+  workspaceOfUser(id: string): Promise<string>;
 }
 
 export interface UsersDeps extends AggregateDeps {
   users: DocumentCollection<UserDoc>;
   cursors: CursorCodec;
   findWorkspace: FindWorkspace;
+  /** Ends a deactivated user's sessions and links and revokes their keys. */
+  endAccess: EndUserAccess;
 }
 
 /** A user's document in its workspace; `not_found` for an unknown or malformed id, or one of another workspace. */
@@ -58,8 +70,20 @@ export function userFinder(users: DocumentCollection<UserDoc>): FindUser {
   };
 }
 
+/** The full names of a workspace's users, by id; ids of no user of the workspace are left out. */
+export type UserNames = (workspaceId: string, ids: readonly string[]) => Promise<Map<string, string>>;
+
+export function userNamer(users: DocumentCollection<UserDoc>): UserNames {
+  return async (workspaceId, ids) => {
+    const wanted = [...new Set(ids)].filter(isUuid);
+    if (wanted.length === 0 || !isUuid(workspaceId)) return new Map();
+    const found = await users.find({ workspace_id: workspaceId, _id: { $in: wanted } });
+    return new Map(found.map((doc) => [doc._id, doc.full_name]));
+  };
+}
+
 export function createUsers(deps: UsersDeps): Users {
-  const { users, cursors, findWorkspace, ready, timestamp } = deps;
+  const { users, cursors, findWorkspace, endAccess, ready, timestamp } = deps;
   const findUser = userFinder(users);
   const userList = documentLister({ spec: usersSpec, collection: users, cursors, toRecord: (doc) => ({ ...toUser(doc) }) });
 
@@ -106,6 +130,14 @@ export function createUsers(deps: UsersDeps): Users {
       return toUser(doc);
     },
 
+    async workspaceOfUser(id) {
+      requireIds({ id });
+      await ready();
+      const doc = isUuid(id) ? await users.findOne({ _id: id }) : null;
+      if (!doc) throw CrmError.notFound('user');
+      return doc.workspace_id;
+    },
+
     async getUser(workspaceId, id) {
       requireIds({ workspace_id: workspaceId, id });
       await ready();
@@ -117,10 +149,23 @@ export function createUsers(deps: UsersDeps): Users {
       await ready();
       return userList.list(workspaceId, query);
     },
+
+    async deactivateUser(workspaceId, id) {
+      requireIds({ workspace_id: workspaceId, id });
+      await ready();
+      const before = await findUser(workspaceId, id);
+      // The flag first: from then on nothing new (a session, a key) can be given to the user, so
+      // ending what exists leaves nothing behind. Ending runs on every call, finishing one that failed.
+      if (before.is_active) {
+        await users.updateOne({ _id: id, workspace_id: workspaceId, is_active: true }, { $set: { is_active: false, updated_at: timestamp() } });
+      }
+      await endAccess(workspaceId, id);
+      return toUser(await findUser(workspaceId, id));
+    },
   };
 }
 
-function toUser(doc: UserDoc): User {
+export function toUser(doc: UserDoc): User {
   return {
     id: doc._id,
     workspace_id: doc.workspace_id,

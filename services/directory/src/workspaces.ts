@@ -62,6 +62,6 @@ export function createWorkspaces(deps: WorkspacesDeps): Workspaces {
   };
 }
 
-function toWorkspace(doc: WorkspaceDoc): Workspace {
+export function toWorkspace(doc: WorkspaceDoc): Workspace {
   return { id: doc._id, name: doc.name, created_at: doc.created_at };
 }

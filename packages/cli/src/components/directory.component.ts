@@ -23,6 +23,8 @@ export const directoryComponent: ServiceComponent<CommonSettings & DirectorySett
       log,
       integrationCheckIntervalMs: settings.INTEGRATION_CHECK_INTERVAL_MS,
       integrationCheckTimeoutMs: settings.INTEGRATION_CHECK_TIMEOUT_MS,
+      // Set-password links point at the gateway; all-in-one puts its own address here when unset.
+      publicUrl: settings.PUBLIC_URL,
     });
     return {
       address: running.server.address,

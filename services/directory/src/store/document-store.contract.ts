@@ -134,6 +134,28 @@ export function runDocumentStoreContract(name: string, open: () => Promise<Docum
       expect(await people().deleteOne({ _id: 'nope' })).toEqual({ deletedCount: 0 });
     });
 
+    it('updates every matching document, and only those', async () => {
+      await seed();
+      expect(await people().updateMany({ workspace_id: 'w1', age: 25 }, { $set: { svc_uid: 'touched' }, $inc: { age: 1 } })).toEqual({ matchedCount: 2 });
+      const touched = await people().find({ svc_uid: 'touched' }, { sort: { _id: 1 } });
+      expect(touched.map((p) => [p._id, p.age])).toEqual([
+        ['p2', 26],
+        ['p4', 26],
+      ]);
+      expect((await people().findOne({ _id: 'p1' }))?.svc_uid).toBeUndefined();
+      expect(await people().updateMany({ workspace_id: 'none' }, { $set: { age: 1 } })).toEqual({ matchedCount: 0 });
+      // A conditional update over many: the second finds nothing left to change.
+      expect(await people().updateMany({ workspace_id: 'w1', svc_uid: null }, { $set: { svc_uid: 'rest' } })).toEqual({ matchedCount: 1 });
+      expect(await people().updateMany({ workspace_id: 'w1', svc_uid: null }, { $set: { svc_uid: 'rest' } })).toEqual({ matchedCount: 0 });
+    });
+
+    it('deletes every matching document, and only those', async () => {
+      await seed();
+      expect(await people().deleteMany({ workspace_id: 'w1', age: { $lte: 25 } })).toEqual({ deletedCount: 2 });
+      expect((await people().find({}, { sort: { _id: 1 } })).map((p) => p._id)).toEqual(['p1', 'p3']);
+      expect(await people().deleteMany({ workspace_id: 'none' })).toEqual({ deletedCount: 0 });
+    });
+
     describe('unique indexes', () => {
       const emailPerWorkspace: IndexSpec = {
         collection: 'people',

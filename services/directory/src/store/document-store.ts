@@ -48,7 +48,11 @@ export interface DocumentCollection<T extends { _id: string }> {
   /** Updates the first matching document. Throws `DuplicateKeyError` and leaves it unchanged when
    * the update would break a unique index. */
   updateOne(filter: Filter, update: UpdateSpec): Promise<{ matchedCount: number }>;
+  /** Updates every matching document, one at a time: a `DuplicateKeyError` stops at the document
+   * that would break a unique index, leaving the ones before it updated (as MongoDB does). */
+  updateMany(filter: Filter, update: UpdateSpec): Promise<{ matchedCount: number }>;
   deleteOne(filter: Filter): Promise<{ deletedCount: number }>;
+  deleteMany(filter: Filter): Promise<{ deletedCount: number }>;
 }
 
 export interface DocumentStore {

@@ -144,6 +144,11 @@ class CollectionState {
     return undefined;
   }
 
+  allMatches(filter: Filter): Doc[] {
+    const query = new Query(filter);
+    return [...this.candidates(filter)].filter((doc) => query.test(doc));
+  }
+
   private unindex(doc: Doc): void {
     for (const index of this.uniqueIndexes) {
       const key = index.keyOf(doc);
@@ -206,16 +211,23 @@ class EmbeddedStore implements DocumentStore {
         const state = store.state(name);
         const current = state.firstMatch(filter);
         if (!current) return { matchedCount: 0 };
-        const next = jsonCopy(current);
-        const changed = applyUpdate(next, jsonCopy(update) as Parameters<typeof applyUpdate<Doc>>[1]);
-        if (changed.length === 0) return { matchedCount: 1 };
-        const normalised = jsonCopy(next);
-        if (normalised._id !== current._id) throw new Error("the field '_id' is immutable");
-        const violated = state.violatedIndex(normalised);
-        if (violated) throw new DuplicateKeyError(violated);
-        state.put(normalised, current);
-        await store.persist();
+        if (applyTo(state, current, update)) await store.persist();
         return { matchedCount: 1 };
+      },
+
+      async updateMany(filter: Filter, update: UpdateSpec): Promise<{ matchedCount: number }> {
+        store.assertOpen();
+        assertSupportedUpdate(update);
+        const state = store.state(name);
+        const matches = state.allMatches(filter);
+        let changed = false;
+        try {
+          for (const current of matches) changed = applyTo(state, current, update) || changed;
+        } finally {
+          // The documents updated before a violation stay updated, as in MongoDB; they are persisted.
+          if (changed) await store.persist();
+        }
+        return { matchedCount: matches.length };
       },
 
       async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
@@ -226,6 +238,15 @@ class EmbeddedStore implements DocumentStore {
         state.remove(doc);
         await store.persist();
         return { deletedCount: 1 };
+      },
+
+      async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
+        store.assertOpen();
+        const state = store.state(name);
+        const matches = state.allMatches(filter);
+        for (const doc of matches) state.remove(doc);
+        if (matches.length > 0) await store.persist();
+        return { deletedCount: matches.length };
       },
     };
   }
@@ -317,6 +338,22 @@ function sameIndex(a: IndexSpec, b: IndexSpec): boolean {
   const shape = (i: IndexSpec) =>
     JSON.stringify([i.collection, i.keys, i.unique ?? false, i.partialFilterExpression ?? null]);
   return shape(a) === shape(b);
+}
+
+/**
+ * Applies `update` to `current` and stores the result; whether anything changed. Throws
+ * `DuplicateKeyError`, leaving `current` as it was, when the result would break a unique index.
+ */
+function applyTo(state: CollectionState, current: Doc, update: UpdateSpec): boolean {
+  const next = jsonCopy(current);
+  const changed = applyUpdate(next, jsonCopy(update) as Parameters<typeof applyUpdate<Doc>>[1]);
+  if (changed.length === 0) return false;
+  const normalised = jsonCopy(next);
+  if (normalised._id !== current._id) throw new Error("the field '_id' is immutable");
+  const violated = state.violatedIndex(normalised);
+  if (violated) throw new DuplicateKeyError(violated);
+  state.put(normalised, current);
+  return true;
 }
 
 /** MongoDB refuses replacement documents and unknown operators in `updateOne`; so does this store. */

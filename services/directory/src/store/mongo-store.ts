@@ -49,8 +49,16 @@ export async function createMongoStore(options: MongoStoreOptions): Promise<Docu
           const result = await translateDuplicateKey(() => coll.updateOne(filter, update as Document));
           return { matchedCount: result.matchedCount };
         },
+        async updateMany(filter: Filter, update: UpdateSpec): Promise<{ matchedCount: number }> {
+          const result = await translateDuplicateKey(() => coll.updateMany(filter, update as Document));
+          return { matchedCount: result.matchedCount };
+        },
         async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
           const result = await coll.deleteOne(filter);
+          return { deletedCount: result.deletedCount };
+        },
+        async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
+          const result = await coll.deleteMany(filter);
           return { deletedCount: result.deletedCount };
         },
       };

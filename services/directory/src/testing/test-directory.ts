@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { CrmError } from '@crm/kit';
+import { Writable } from 'node:stream';
+import { CrmError, createLogger } from '@crm/kit';
 import { type DirectoryService, createDirectoryService } from '../directory.service';
 import type { SmtpCheck } from '../integration-check';
+import { type PasswordHasher, argon2Hasher } from '../password';
+import type { PasswordMailer } from '../password-mail';
 import type { DocumentCollection, DocumentStore } from '../store/document-store';
 import { createEmbeddedStore } from '../store/embedded-store';
 
@@ -19,7 +22,7 @@ function countingStore(inner: DocumentStore) {
     collection<T extends { _id: string }>(name: string): DocumentCollection<T> {
       const coll = inner.collection<T>(name);
       const counted = {} as DocumentCollection<T>;
-      for (const method of ['insertOne', 'findOne', 'find', 'updateOne', 'deleteOne'] as const) {
+      for (const method of ['insertOne', 'findOne', 'find', 'updateOne', 'updateMany', 'deleteOne', 'deleteMany'] as const) {
         (counted as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
           calls.push(`${name}.${method}`);
           return (coll[method] as (...a: unknown[]) => unknown)(...args);
@@ -33,15 +36,49 @@ function countingStore(inner: DocumentStore) {
   return { store, calls };
 }
 
-export async function expectCrmError(promise: Promise<unknown>, code: CrmError['code']): Promise<CrmError> {
+export async function expectCrmError(promise: Promise<unknown>, code: CrmError['code'], reason?: string): Promise<CrmError> {
   const err = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(CrmError);
   expect((err as CrmError).code).toBe(code);
+  if (reason !== undefined) expect((err as CrmError).reason).toBe(reason);
   return err as CrmError;
 }
+
+/**
+ * argon2id at a low cost (256 KiB, one pass), counting its calls: sign-in tests hash and check many
+ * passwords, and the count proves which paths check one. `password.test.ts` runs the real defaults.
+ */
+export function countingHasher(inner: PasswordHasher = argon2Hasher({ memoryCost: 256, timeCost: 1 })) {
+  const counts = { hash: 0, verify: 0 };
+  const hasher: PasswordHasher = {
+    hash: (password) => {
+      counts.hash++;
+      return inner.hash(password);
+    },
+    verify: (stored, password) => {
+      counts.verify++;
+      return inner.verify(stored, password);
+    },
+  };
+  return { hasher, counts };
+}
+
+/** A logger whose lines a test reads, to prove what was not logged. */
+export function capturedLog() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  return { log: createLogger('test', 'debug', destination), lines };
+}
+
+export const TEST_PUBLIC_URL = 'https://crm.acme.test/';
 
 export interface TestDirectory {
   /** The embedded store itself: what a test reads or writes here is not counted in `calls`. */
@@ -52,6 +89,10 @@ export interface TestDirectory {
   clock: () => Date;
   advance: (ms: number) => void;
   directory: DirectoryService;
+  /** Calls of the password hasher (`countingHasher`). */
+  hashes: { hash: number; verify: number };
+  /** Every line the service logged. */
+  logLines: string[];
 }
 
 /**
@@ -61,7 +102,7 @@ export interface TestDirectory {
 export const passingSmtpCheck: SmtpCheck = { timeoutMs: 1_000, check: async () => ({ status: 'connected', reason: null }) };
 
 /** A directory over a new in-memory embedded store; the test closes `raw`. */
-export async function openTestDirectory(options: { smtpCheck?: SmtpCheck } = {}): Promise<TestDirectory> {
+export async function openTestDirectory(options: { smtpCheck?: SmtpCheck; passwordMailer?: PasswordMailer } = {}): Promise<TestDirectory> {
   const raw = await createEmbeddedStore();
   const counting = countingStore(raw);
   let now = T0;
@@ -69,6 +110,8 @@ export async function openTestDirectory(options: { smtpCheck?: SmtpCheck } = {})
   const advance = (ms: number) => {
     now = new Date(now.getTime() + ms);
   };
+  const { hasher, counts } = countingHasher();
+  const { log, lines } = capturedLog();
   const directory = createDirectoryService({
     store: counting.store,
     secretsKey,
@@ -76,6 +119,10 @@ export async function openTestDirectory(options: { smtpCheck?: SmtpCheck } = {})
     now: clock,
     cursorSecret,
     smtpCheck: options.smtpCheck ?? passingSmtpCheck,
+    publicUrl: TEST_PUBLIC_URL,
+    passwordHasher: hasher,
+    passwordMailer: options.passwordMailer,
+    log,
   });
-  return { raw, calls: counting.calls, clock, advance, directory };
+  return { raw, calls: counting.calls, clock, advance, directory, hashes: counts, logLines: lines };
 }

@@ -2,11 +2,19 @@ import { SMTPServer } from 'smtp-server';
 import { createTestCertificate } from './test-certificate';
 
 /**
- * A real SMTP server for the directory's integration checks (smtp-server): it offers STARTTLS with
- * a certificate the test trusts (`ca`), and AUTH only once the connection is encrypted, taking one
- * username and password and answering anything else `535 5.7.8 authentication failed`. It can be
- * stopped and started again on the same port, as a server that goes down and comes back.
+ * A real SMTP server for the directory's integration checks and mail (smtp-server): it offers
+ * STARTTLS with a certificate the test trusts (`ca`), and AUTH only once the connection is
+ * encrypted, taking one username and password and answering anything else `535 5.7.8
+ * authentication failed`. It keeps every message it accepts. It can be stopped and started again
+ * on the same port, as a server that goes down and comes back.
  */
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The message as sent: headers and body. */
+  raw: string;
+}
+
 export interface TestSmtpServer {
   readonly host: '127.0.0.1';
   readonly port: number;
@@ -14,6 +22,8 @@ export interface TestSmtpServer {
   readonly ca: string;
   /** The logins accepted so far, each over TLS (AUTH is not offered before STARTTLS). */
   readonly logins: number;
+  /** The messages accepted so far, in order. */
+  readonly messages: readonly ReceivedMail[];
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
@@ -22,6 +32,7 @@ export interface TestSmtpServer {
 export async function startTestSmtpServer(account: { username: string; password: string }): Promise<TestSmtpServer> {
   const { key, cert } = createTestCertificate();
   let logins = 0;
+  const messages: ReceivedMail[] = [];
   let port = 0;
   let server: SMTPServer | undefined;
 
@@ -38,9 +49,18 @@ export async function startTestSmtpServer(account: { username: string; password:
         }
         return callback(Object.assign(new Error('5.7.8 authentication failed'), { responseCode: 535 }));
       },
-      onData(stream, _session, callback) {
-        stream.resume();
-        stream.on('end', () => callback());
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const envelope = session.envelope;
+          messages.push({
+            from: envelope.mailFrom ? envelope.mailFrom.address : '',
+            to: envelope.rcptTo.map((rcpt) => rcpt.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          callback();
+        });
       },
     });
     // A client that drops its connection is the client's doing, not the test's failure.
@@ -64,6 +84,7 @@ export async function startTestSmtpServer(account: { username: string; password:
     get logins() {
       return logins;
     },
+    messages,
     async stop() {
       const running = server;
       server = undefined;
