@@ -5,16 +5,16 @@
 const path = require('node:path');
 
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
-// CommonJS packages that load modules with import(): PGlite (its WebAssembly, Node's own modules)
-// and the MongoDB driver (`os`). Jest's VM sandbox runs import() only under
+// CommonJS packages that load modules with import(): PGlite (its WebAssembly, Node's own modules),
+// the MongoDB driver (`os`) and @fastify/cookie (`cookie`). Jest's VM sandbox runs import() only under
 // `node --experimental-vm-modules`; swc turns each into a require(), so no flag is needed. A new
 // dependency failing with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG belongs in this list.
 const swcScript = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const shared = {
-  transform: { '/node_modules/(@electric-sql/pglite|mongodb)/.+\\.c?js$': swcScript, '^.+\\.(t|j|mj)s$': swc },
+  transform: { '/node_modules/(@electric-sql/pglite|mongodb|@fastify/cookie)/.+\\.c?js$': swcScript, '^.+\\.(t|j|mj)s$': swc },
   // Dependencies transformed too: ESM-only ones (uuid, cookie), so the CommonJS test runtime can
   // load them, and those that call import() (above).
-  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie|@electric-sql/pglite|mongodb)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie|@fastify/cookie|@electric-sql/pglite|mongodb)/)'],
   testEnvironment: 'node',
 };
 

@@ -53,8 +53,14 @@ export interface GatewayDeps {
   logger: Logger | false;
   /** Readiness of the backing services, for `/readyz`. */
   ready?: () => Promise<Record<string, boolean>>;
-  /** Public routes beyond the API (tracking and unsubscribe), registered as they are. */
+  /** Routes beyond the API (tracking and unsubscribe, the settings pages), registered as they are. */
   register?: (app: FastifyInstance) => void;
+  /**
+   * The proxies in front of the gateway (addresses or CIDR ranges, TRUST_PROXY) whose
+   * X-Forwarded-For is believed: the client address that sign-in throttling and tracking see.
+   * Empty: the connection's own address.
+   */
+  trustProxy?: readonly string[];
   /** How long clients have to send a request; default DEFAULT_CLIENT_TIMEOUTS. */
   clientTimeouts?: ClientTimeouts;
 }
@@ -73,6 +79,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     routerOptions: { caseSensitive: true },
     requestIdHeader: false,
+    trustProxy: deps.trustProxy?.length ? [...deps.trustProxy] : false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${newId()}`;

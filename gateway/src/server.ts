@@ -3,12 +3,13 @@ import { type Logger, type ServiceClient, createLogger, createRedis } from '@crm
 import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { DEFAULT_LIMITS, type RateLimits, createRateLimiter } from './limits';
+import { DEFAULT_LIMITS, type RateLimits, createRateLimiter, createSignInThrottle } from './limits';
 import type { ClientTimeouts } from './slow-clients';
 import { CONTEXTS } from './contexts';
 import { connectDirectory, directoryKeyResolver } from './upstream';
 import { gatewayReadiness } from './readiness';
 import { registerTrackingRoutes } from './routes/tracking.routes';
+import { registerSettingsPages } from './pages/pages.routes';
 import type { MessagingServiceDefinition } from '@crm/proto';
 import { type AuthCacheOptions, DEFAULT_AUTH_CACHE, createKeyCache } from './plugins/auth';
 import {
@@ -34,6 +35,8 @@ export interface GatewayConfig {
   rateLimitLease?: number;
   /** How long clients have to send a request (slow-clients.ts); default DEFAULT_CLIENT_TIMEOUTS. */
   clientTimeouts?: ClientTimeouts;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For gives the client's address (app.ts). */
+  trustProxy?: readonly string[];
   logger: Logger | false;
 }
 
@@ -76,15 +79,20 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   // One connection serves the limiter and the idempotency records.
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   const limiter = createRateLimiter(redis, limits, log, { leaseMax: config.rateLimitLease });
+  const signInThrottle = createSignInThrottle(redis, log);
   const keyCache = createKeyCache(directoryKeyResolver(directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE);
   const app = await buildApp({
     idempotency: createIdempotencyStore(redis, log),
     rateLimit: { limiter, limits },
     logger: config.logger,
     clientTimeouts: config.clientTimeouts,
+    trustProxy: config.trustProxy,
     resolveKey: keyCache,
     resources: CONTEXTS.flatMap((context) => context.routes(services.get(context.name)!, deadlineMs)),
-    register: (instance) => registerTrackingRoutes(instance, services.get('messaging') as ServiceClient<MessagingServiceDefinition>, deadlineMs),
+    register: (instance) => {
+      registerTrackingRoutes(instance, services.get('messaging') as ServiceClient<MessagingServiceDefinition>, deadlineMs);
+      registerSettingsPages(instance, { directory, deadlineMs, throttle: signInThrottle });
+    },
     ready: gatewayReadiness({ directory: directory.channel, keyCache, redis }),
   });
   // Requests whose response has not ended. Only those received in full are waited for at close.
@@ -112,6 +120,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
       await closed;
       for (const client of new Set([directory, ...services.values()])) client.close();
       await limiter.close();
+      await signInThrottle.close();
       redis?.disconnect();
     },
   };

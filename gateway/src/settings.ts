@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { type ConfigOf, ConfigError, type ConfigSchema, DEFAULT_PORTS, setting } from '@crm/kit';
 import { DEFAULT_LEASE_MAX, DEFAULT_LIMITS } from './limits';
 import type { GatewayConfig } from './server';
@@ -23,6 +24,9 @@ export const GATEWAY_SETTINGS = {
   // Most admissions a gateway takes from Redis in one call while both windows are under half full
   // (gateway/README.md, "Rate limits"); 1 asks Redis for every request.
   RATE_LIMIT_LEASE: setting.int(DEFAULT_LEASE_MAX, 1, 1_000),
+  // The reverse proxies in front (comma-separated addresses or CIDR ranges) whose X-Forwarded-For
+  // gives the client's address: sign-in is throttled per client address (gateway/README.md).
+  TRUST_PROXY: setting.string(''),
 } as const satisfies ConfigSchema;
 
 export type GatewaySettings = ConfigOf<typeof GATEWAY_SETTINGS>;
@@ -35,6 +39,15 @@ export type GatewaySettings = ConfigOf<typeof GATEWAY_SETTINGS>;
 export function gatewayConfigFrom(
   settings: GatewaySettings,
 ): Omit<GatewayConfig, 'directoryAddr' | 'serviceAddrs' | 'logger' | 'authCache'> {
+  const trustProxy = settings.TRUST_PROXY.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of trustProxy) {
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || rest.length > 0 || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new ConfigError(`TRUST_PROXY: "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8,192.168.1.5)`);
+    }
+  }
   if (settings.HEADERS_TIMEOUT_MS > settings.REQUEST_TIMEOUT_MS) {
     throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS: the headers are part of the request');
   }
@@ -50,6 +63,7 @@ export function gatewayConfigFrom(
       workspaceWindowMs: settings.RATE_LIMIT_WORKSPACE_WINDOW_MS,
     },
     rateLimitLease: settings.RATE_LIMIT_LEASE,
+    trustProxy,
     clientTimeouts: {
       headersMs: settings.HEADERS_TIMEOUT_MS,
       requestMs: settings.REQUEST_TIMEOUT_MS,

@@ -15,3 +15,11 @@ export function createRateLimiter(redis: Redis | undefined, limits: RateLimits, 
   const memory = createMemoryLimiter(limits);
   return redis ? createResilientLimiter(createRedisLimiter(redis, limits, options), memory, log) : memory;
 }
+export {
+  SIGN_IN_LIMITS,
+  type SignInAttempt,
+  type SignInLimits,
+  type SignInThrottle,
+  createMemorySignInThrottle,
+  createSignInThrottle,
+} from './sign-in-throttle';
