@@ -8,13 +8,14 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 // CommonJS packages that load modules with import(): PGlite (its WebAssembly, Node's own modules),
 // the MongoDB driver (`os`) and @fastify/cookie (`cookie`). Jest's VM sandbox runs import() only under
 // `node --experimental-vm-modules`; swc turns each into a require(), so no flag is needed. A new
-// dependency failing with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG belongs in this list.
+// dependency failing with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG belongs in this list. The
+// ESM-only packages of Scalar's Fastify plugin (/docs) and github-slugger are plain JavaScript too.
 const swcScript = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const shared = {
-  transform: { '/node_modules/(@electric-sql/pglite|mongodb|@fastify/cookie)/.+\\.c?js$': swcScript, '^.+\\.(t|j|mj)s$': swc },
+  transform: { '/node_modules/(@electric-sql/pglite|mongodb|@fastify/cookie|@scalar|github-slugger)/.+\\.c?js$': swcScript, '^.+\\.(t|j|mj)s$': swc },
   // Dependencies transformed too: ESM-only ones (uuid, cookie), so the CommonJS test runtime can
   // load them, and those that call import() (above).
-  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie|@fastify/cookie|@electric-sql/pglite|mongodb)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie|@fastify/cookie|@electric-sql/pglite|mongodb|@scalar|github-slugger)/)'],
   testEnvironment: 'node',
 };
 
@@ -33,6 +34,7 @@ const packages = {
   flows: 'services/flows',
   gateway: 'gateway',
   cli: 'packages/cli',
+  sdk: 'packages/sdk',
 };
 const mapper = {
   '^@crm/kit/telemetry$': path.join(__dirname, 'packages/kit/src/telemetry.ts'),

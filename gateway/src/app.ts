@@ -1,11 +1,11 @@
 import { CrmError, type Logger, countRefusal, createLogger, findJsonProblem, newId } from '@crm/kit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { renderDocsPage } from './docs-page';
 import { routerError, sendError, toCrmError } from './errors';
 import { inRequestSpan, setRoute, tracedServerFactory } from './http-tracing';
 import { buildOpenApi } from './openapi';
 import { type ResolveKey, authenticate } from './plugins/auth';
 import { type IdempotencyStore, fingerprintRequest, parseIdempotencyKey } from './plugins/idempotency';
+import { registerDocs } from './routes/docs.routes';
 import { registerLegacyPaths } from './routes/legacy.routes';
 import { type ResourceRouteOptions, registerResourceRoutes } from './routes/resource.routes';
 import { type RateLimiter, type RateLimits, rateLimitHeaders } from './limits';
@@ -215,9 +215,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   const openApi = buildOpenApi(deps.resources);
-  const docsPage = renderDocsPage(openApi);
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(openApi));
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage));
+  // The reference rendered from it (/docs, /docs/ and /docs/js/scalar.js).
+  registerDocs(app);
   app.get('/readyz', async (_request, reply) => {
     const checks = deps.ready ? await deps.ready() : {};
     const ok = Object.values(checks).every(Boolean);

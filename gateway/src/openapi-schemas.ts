@@ -28,6 +28,8 @@ export const DATE_TIME: Schema = {
   type: 'string',
   format: 'date-time',
   maxLength: 35,
+  // kit's RFC3339 expression: an offset with a colon, no leap second, and no year 0000.
+  pattern: '^(?!0000)\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:[0-5]\\d(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$',
   description: 'RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.',
 };
 
@@ -40,7 +42,8 @@ export const DATE_TIME: Schema = {
 export const email = (maxLength: number = EMAIL_LIMITS.address): Schema => ({
   type: 'string',
   format: 'idn-email',
-  pattern: EMAIL_PATTERN.source,
+  // No NUL either: kit's textProblem refuses it in every string.
+  pattern: EMAIL_PATTERN.source.replaceAll('[^\\s@', '[^\\s\\u0000@'),
   maxLength: Math.min(maxLength, EMAIL_LIMITS.address),
   description:
     `RFC 5321 limits, counted in UTF-8 octets: a local part of at most ${EMAIL_LIMITS.localPart}, ` +
@@ -54,14 +57,23 @@ export const NEXT_CURSOR: Schema = { ...CURSOR, type: ['string', 'null'] };
 /** A page of a list: its items, and the cursor of the next page (null on the last). */
 export const pageSchema = (items: Schema, maxItems: number): Schema => ({
   type: 'object',
-  properties: { data: { type: 'array', items, maxItems }, next_cursor: NEXT_CURSOR, has_more: { type: 'boolean' } },
+  properties: {
+    data: { type: 'array', items, maxItems, description: 'The records of this page, at most `limit`.' },
+    next_cursor: { ...NEXT_CURSOR, description: 'Pass as `cursor` (with the same query) for the next page; null on the last page.' },
+    has_more: { type: 'boolean', description: 'Whether another page follows.' },
+  },
   required: ['data', 'next_cursor', 'has_more'],
 });
 
 /** An answer of one object under `data`, as JSON. */
-export const dataResponse = (description: string, data: Schema): Schema => ({
+export const dataResponse = (description: string, data: Schema, example?: unknown): Schema => ({
   description,
-  content: { 'application/json': { schema: { type: 'object', properties: { data }, required: ['data'] } } },
+  content: {
+    'application/json': {
+      schema: { type: 'object', properties: { data: { description: 'The answer.', ...data } }, required: ['data'] },
+      ...(example !== undefined ? { example: { data: example } } : {}),
+    },
+  },
 });
 
 /** A count of records. */

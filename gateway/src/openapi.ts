@@ -2,6 +2,7 @@ import {
   DEFAULT_LIMIT,
   ERROR_TABLE,
   type ErrorCode,
+  JSON_LIMITS,
   type FieldSpec,
   type ResourceSpec,
   filterKeys,
@@ -10,7 +11,10 @@ import {
   sortKeys,
 } from '@crm/kit';
 import { CURSOR, DATE_TIME, MAX_ERROR_MESSAGE, RATE_HEADERS, REQUEST_ID, RETRY_AFTER, SEARCH_PATTERN, TEXT_PATTERN, UUID, email, pageSchema } from './openapi-schemas';
+import { createExample, errorExample, recordExample, updateExample } from './openapi-examples';
+import { withGuides } from './openapi-guides';
 import { IDEMPOTENCY_KEY } from './plugins/idempotency';
+import { TRACKING_OPENAPI } from './routes/tracking.routes';
 import { OPERATION_METHODS, type Operation, type ResourceRouteOptions } from './routes/resource.routes';
 
 /**
@@ -33,7 +37,9 @@ function fieldSchema(field: FieldSpec): Schema {
       case 'email':
         return email(field.maxLength ?? 254);
       case 'url':
-        return { type: 'string', format: 'uri', maxLength: field.maxLength ?? 2048 };
+        // What kit's parseBodyValue takes: http or https, any case, then no whitespace (not every
+        // string of format uri is one, nor the reverse).
+        return { type: 'string', maxLength: field.maxLength ?? 2048, pattern: URL_PATTERN };
       case 'integer':
         return { type: 'integer', format: 'int32', minimum: field.min ?? -2147483648, maximum: field.max ?? 2147483647 };
       case 'boolean':
@@ -46,24 +52,50 @@ function fieldSchema(field: FieldSpec): Schema {
         return { ...(field.schema ?? { type: 'object' }) };
     }
   })();
-  if (isNullable(field)) {
+  return nullableIf(base, isNullable(field));
+}
+
+function nullableIf(base: Schema, nullable: boolean): Schema {
+  if (nullable) {
     if (base.enum) return { ...base, type: ['string', 'null'], enum: [...(base.enum as string[]), null] };
     return { ...base, type: [base.type as string, 'null'] };
   }
   return base;
 }
 
+/**
+ * A property's schema: its type, then one line from the declaration (and the type's own note), and
+ * whether the list filters on it. A field a reader might filter on but the list does not is
+ * declared `filter: false` and says so. A required field is never null in a body (kit's
+ * validateWrite refuses it), so its body schema does not offer null.
+ */
+function propertySchema(name: string, field: FieldSpec, body: boolean): Schema {
+  const schema = body && field.required ? fieldSchema({ ...field, nullable: false }) : fieldSchema(field);
+  const filter = field.filter ? `List filter: \`?${name}=\`.` : field.filter === false ? 'Not a list filter.' : undefined;
+  const description = [field.description, schema.description as string | undefined, filter].filter(Boolean).join(' ');
+  return { ...schema, ...(description ? { description } : {}), ...(field.readOnly && !body ? { readOnly: true } : {}) };
+}
+
+const URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\u0000]+$';
+
+/** A custom field's name, as kit's validateWrite takes it: 1 to 100 characters of storable text. */
+const CUSTOM_FIELD_NAME: Schema = { minLength: 1, maxLength: JSON_LIMITS.maxCustomKeyLength, pattern: TEXT_PATTERN };
+const CUSTOM_FIELDS_NOTE =
+  `Other properties are custom fields (names of 1 to ${JSON_LIMITS.maxCustomKeyLength} characters; at most ${JSON_LIMITS.maxCustomFields} per request, ` +
+  `${JSON_LIMITS.customMaxBytes} bytes of JSON in all, nested at most ${JSON_LIMITS.customMaxDepth} deep); null removes one on update.`;
+
+/** The indefinite article a record's name takes: "an organization", "a contact". */
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 const pascal = (snake: string) => snake.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
 
 function recordSchemas(spec: ResourceSpec, operations: readonly Operation[]): Record<string, Schema> {
   const name = pascal(spec.singular);
-  const properties = Object.fromEntries(
-    Object.entries(spec.fields).map(([key, field]) => [key, { ...fieldSchema(field), ...(field.readOnly ? { readOnly: true } : {}) }]),
-  );
+  const properties = Object.fromEntries(Object.entries(spec.fields).map(([key, field]) => [key, propertySchema(key, field, false)]));
   const writable = Object.fromEntries(
     Object.entries(spec.fields)
       .filter(([, field]) => !field.readOnly)
-      .map(([key, field]) => [key, fieldSchema(field)]),
+      .map(([key, field]) => [key, propertySchema(key, field, true)]),
   );
   const required = Object.entries(spec.fields)
     .filter(([, f]) => f.required && !f.readOnly)
@@ -71,27 +103,34 @@ function recordSchemas(spec: ResourceSpec, operations: readonly Operation[]): Re
   const schemas: Record<string, Schema> = {
     [name]: {
       type: 'object',
-      description: spec.customFields ? 'Extra properties are custom fields, stored and returned as given.' : undefined,
+      description: [spec.description, spec.customFields ? 'Extra properties are custom fields, stored and returned as given.' : undefined].filter(Boolean).join(' ') || undefined,
       properties,
       required: Object.keys(spec.fields),
       additionalProperties: true,
     },
   };
   if (operations.includes('create')) {
+    const oneOf = spec.requireOneOf ?? [];
     schemas[`${name}Create`] = {
       type: 'object',
       properties: writable,
       ...(required.length ? { required } : {}),
+      // At least one of them with a value (not null, not empty): the service's checkRequireOneOf.
+      ...(oneOf.length
+        ? { anyOf: oneOf.map((key) => ({ required: [key], properties: { [key]: { ...fieldSchema({ ...spec.fields[key]!, nullable: false }), minLength: 1, description: `${key}, set and not empty.` } } })) }
+        : {}),
       additionalProperties: spec.customFields,
-      ...(spec.requireOneOf?.length ? { description: `At least one of ${spec.requireOneOf.join(', ')} must be set.` } : {}),
+      ...(spec.customFields ? { propertyNames: CUSTOM_FIELD_NAME } : {}),
+      description: [oneOf.length ? `At least one of ${oneOf.join(', ')} must be set.` : undefined, spec.customFields ? CUSTOM_FIELDS_NOTE : undefined].filter(Boolean).join(' ') || undefined,
     };
   }
   if (operations.includes('update')) {
     schemas[`${name}Update`] = {
       type: 'object',
-      description: 'Merge patch: given fields are set, null clears a nullable field (or removes a custom field).',
+      description: ['Merge patch: given fields are set, null clears a nullable field (or removes a custom field).', spec.customFields ? CUSTOM_FIELDS_NOTE : undefined].filter(Boolean).join(' '),
       properties: writable,
       additionalProperties: spec.customFields,
+      ...(spec.customFields ? { propertyNames: CUSTOM_FIELD_NAME } : {}),
     };
   }
   return schemas;
@@ -165,54 +204,85 @@ function operationObject(spec: ResourceSpec, operation: Operation, scopeResource
     ...Object.fromEntries(names.map((n) => [String(ERROR_RESPONSES[n]!.status), errorRef(n)])),
     ...COMMON_ERRORS,
   });
-  const data = (schema: Schema) => ({
-    'application/json': { schema: { type: 'object', properties: { data: schema }, required: ['data'] } },
+  const record = recordExample(spec);
+  const data = (schema: Schema, example: unknown) => ({
+    'application/json': { schema: { type: 'object', properties: { data: { ...schema, description: `The ${spec.singular.replace(/_/g, ' ')}.` } }, required: ['data'] }, example: { data: example } },
   });
   const base = { tags: [spec.name], security: [{ apiKey: [] }], 'x-required-scope': scope };
-  const description = `Requires scope \`${scope}\`.`;
+  const description = [spec.operationDocs?.[operation], GENERIC_DOCS[operation](spec), `Requires scope \`${scope}\`.`].filter(Boolean).join(' ');
   switch (operation) {
     case 'list':
       return {
         ...base,
         operationId: `list${pascal(spec.name)}`,
-        summary: `List ${spec.name}`,
+        summary: `List ${spec.name.replace(/_/g, ' ')}`,
         description,
         parameters: listParameters(spec),
         responses: {
           '200': {
             description: 'A page.',
             headers: RATE_HEADERS,
-            content: { 'application/json': { schema: pageSchema(ref(name), spec.maxLimit) } },
+            content: { 'application/json': { schema: pageSchema(ref(name), spec.maxLimit), example: { data: [record], next_cursor: EXAMPLE_CURSOR, has_more: true } } },
           },
           ...errors('BadRequest'),
         },
       };
     case 'get':
-      return { ...base, operationId: `get${name}`, summary: `Get a ${spec.singular}`, description, responses: { '200': { description: `The ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name)) }, ...errors('BadRequest', 'NotFound') } };
-    case 'create':
+      return { ...base, operationId: `get${name}`, summary: `Get ${article(spec.singular)} ${spec.singular.replace(/_/g, ' ')}`, description, responses: { '200': { description: `The ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name), record) }, ...errors('BadRequest', 'NotFound') } };
+    case 'create': {
+      const body = createExample(spec);
       return {
         ...base,
         operationId: `create${name}`,
-        summary: `Create a ${spec.singular}`,
+        summary: `Create ${article(spec.singular)} ${spec.singular.replace(/_/g, ' ')}`,
         description,
         parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
-        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Create`) } } },
-        responses: { '201': { description: `The created ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name)) }, ...errors('BadRequest', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') },
+        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Create`), example: body } } },
+        responses: { '201': { description: `The created ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name), { ...record, ...body }) }, ...errors('BadRequest', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') },
       };
-    case 'update':
+    }
+    case 'update': {
+      const body = updateExample(spec);
       return {
         ...base,
         operationId: `update${name}`,
-        summary: `Update a ${spec.singular}`,
+        summary: `Update ${article(spec.singular)} ${spec.singular.replace(/_/g, ' ')}`,
         description,
         parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
-        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Update`) } } },
-        responses: { '200': { description: `The updated ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name)) }, ...errors('BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') },
+        requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Update`), example: body } } },
+        responses: { '200': { description: `The updated ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name), { ...record, ...body }) }, ...errors('BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') },
       };
+    }
     case 'delete':
-      return { ...base, operationId: `delete${name}`, summary: `Delete a ${spec.singular}`, description, parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }], responses: { '204': { description: 'Deleted.', headers: RATE_HEADERS }, ...errors('BadRequest', 'NotFound', 'Conflict') } };
+      return { ...base, operationId: `delete${name}`, summary: `Delete ${article(spec.singular)} ${spec.singular.replace(/_/g, ' ')}`, description, parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }], responses: { '204': { description: 'Deleted.', headers: RATE_HEADERS }, ...errors('BadRequest', 'NotFound', 'Conflict') } };
   }
 }
+
+/** A cursor of the shape the API hands out (opaque: send back what `next_cursor` held). */
+const EXAMPLE_CURSOR = 'eyJrIjpbIjIwMjYtMDMtMDJUMDk6MzA6MDBaIl19.c2lnbmF0dXJlLW9mLXRoZS1jdXJzb3I';
+
+/** What every resource's generic operations do, from its declaration; a resource adds its own sentence first. */
+const GENERIC_DOCS: Record<Operation, (spec: ResourceSpec) => string> = {
+  list: (spec) => {
+    const filters = filterKeys(spec);
+    const search = searchKeys(spec);
+    return (
+      `Returns the workspace's ${spec.name.replace(/_/g, ' ')} a page at a time, by default newest first on \`${spec.timeField}\`; ` +
+      'follow `next_cursor` (with the same query) until it is null to read them all. ' +
+      (filters.length ? `Filters by equality on ${filters.map((f) => `\`${f}\``).join(', ')}; ` : '') +
+      `bounds \`${spec.timeField}\` with \`since\`/\`until\`, and \`updated_at\` with \`updated_since\` (use it to sync changes)` +
+      (search.length ? `; \`q\` searches ${search.map((f) => `\`${f}\``).join(', ')}.` : '.')
+    );
+  },
+  get: (spec) => `Returns one ${spec.singular.replace(/_/g, ' ')} by id; 404 if the workspace has none with that id.`,
+  create: (spec) =>
+    `Creates a ${spec.singular.replace(/_/g, ' ')} and returns it (201) with the fields the server set. ` +
+    'Send an `Idempotency-Key` to retry safely: the same key and body replay the first answer.' +
+    (spec.customFields ? ' Properties that are not fields are kept as custom fields.' : ''),
+  update: (spec) =>
+    `Changes a ${spec.singular.replace(/_/g, ' ')} by merge patch: only the fields given change; null clears a nullable field (or removes a custom field). Returns the record as changed.`,
+  delete: (spec) => `Deletes a ${spec.singular.replace(/_/g, ' ')}; 204 with no body, 404 if the workspace has none with that id.`,
+};
 
 export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
@@ -222,11 +292,12 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       properties: {
         error: {
           type: 'object',
+          description: 'What went wrong.',
           properties: {
-            code: { type: 'string', enum: Object.keys(ERROR_TABLE) },
-            message: { type: 'string', maxLength: MAX_ERROR_MESSAGE, pattern: TEXT_PATTERN },
-            details: {},
-            request_id: REQUEST_ID,
+            code: { type: 'string', enum: Object.keys(ERROR_TABLE), description: 'A stable machine-readable code: branch on it, not on the message.' },
+            message: { type: 'string', maxLength: MAX_ERROR_MESSAGE, pattern: TEXT_PATTERN, description: 'A sentence for people, up to 1,000 characters; it may change.' },
+            details: { description: 'More by code: `[{field, message}]` on 422 validation_failed, `{required_scope}` on 403, `{parameter}` on 400.' },
+            request_id: { ...REQUEST_ID, description: 'The request id (also the X-Request-Id header): quote it when reporting a problem.' },
             type: { type: 'string', enum: ['rate_limit_error'], description: 'On 429: rate_limit_error.' },
           },
           required: ['code', 'message', 'request_id'],
@@ -268,6 +339,8 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       };
     }
   }
+  // The public paths of sent emails (tracking and unsubscribe): no API key, a signed token instead.
+  Object.assign(paths, structuredClone(TRACKING_OPENAPI));
   const responses = Object.fromEntries(
     Object.entries(ERROR_RESPONSES).map(([name, r]) => [
       name,
@@ -280,11 +353,17 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
           ...(r.status === 401 ? { 'X-Request-Id': RATE_HEADERS['X-Request-Id'] } : RATE_HEADERS),
           ...(r.status === 429 || r.status === 503 ? RETRY_AFTER : {}),
         },
-        content: { 'application/json': { schema: ref('Error') } },
+        content: {
+          'application/json': {
+            schema: ref('Error'),
+            examples: Object.fromEntries(r.codes.map((code) => [code, { summary: code, value: errorExample(code) }])),
+          },
+        },
       },
     ]),
   );
-  return {
+  // The guides every operation shares, and one tag per context: openapi-guides.ts.
+  return withGuides({
     openapi: '3.1.0',
     info: {
       title: 'Outreach CRM Platform API',
@@ -304,7 +383,7 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
     tags: [...new Map(resources.map((r) => [r.spec.name, { name: r.spec.name, description: `${pascal(r.spec.singular)} records.` }])).values()],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: svc_<env>_<32 base64url characters>.' } },
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: `svc_<env>_<32 base64url characters>`.' } },
       parameters: {
         Id: { name: 'id', in: 'path', required: true, schema: UUID },
         IdempotencyKey: {
@@ -318,7 +397,7 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       responses,
       schemas,
     },
-  };
+  });
 }
 
 /**

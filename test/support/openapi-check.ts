@@ -25,8 +25,10 @@ export function createResponseChecker(document: Json) {
     if (!match) return; // Undocumented paths (health, legacy, unknown) are not operations.
     const operation = document.paths[match.template][method.toLowerCase()];
     if (!operation) return; // A 405 for a method the path does not offer.
-    let response = operation.responses[String(status)];
-    let base = ['paths', match.template, method.toLowerCase(), 'responses', String(status)];
+    // `default` stands for every status the operation does not list (the tracking paths' errors).
+    const documented = operation.responses[String(status)] ? String(status) : operation.responses.default ? 'default' : String(status);
+    let response = operation.responses[documented];
+    let base = ['paths', match.template, method.toLowerCase(), 'responses', documented];
     if (!response) throw new Error(`${method} ${match.template} answered ${status}, which the OpenAPI description does not list`);
     if (response.$ref) {
       const name = String(response.$ref).split('/').pop()!;

@@ -1,6 +1,7 @@
 import { CrmError, type RawListParams, type ServiceClient, isUuid, listParameterNames, messageToRecord, parseListQuery, toListRequest } from '@crm/kit';
 import { MAX_ENROLL_CONTACTS, NODE_TYPES, enrollmentSteps, flows } from '@crm/flows-contract';
 import type { FlowsServiceDefinition } from '@crm/proto';
+import { EXAMPLE_TIME, exampleUuid, recordExample } from '../openapi-examples';
 import { COUNT, CURSOR, DATE_TIME, TEXT_PATTERN, UUID, idList, pageSchema } from '../openapi-schemas';
 import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } from './resource.routes';
 
@@ -52,7 +53,8 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
         description:
           `Up to ${MAX_ENROLL_CONTACTS} \`contact_ids\`, or a \`pool_id\` (every member, however many). Contacts already in the flow ` +
           '(active or paused), unknown to the workspace, or whose address is suppressed (when the flow sends email) are listed, not enrolled. ' +
-          'Into a flow in any status but archived (409).',
+          'Into a flow in any status but archived (409). Use it to start a campaign for a list of contacts or a whole pool; ' +
+          'enrollments in a flow that is not active wait until it is.',
         parameters: [{ $ref: '#/components/parameters/Id' }, { $ref: '#/components/parameters/IdempotencyKey' }],
         requestBody: {
           required: true,
@@ -60,9 +62,18 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
             'application/json': {
               schema: {
                 type: 'object',
-                properties: { contact_ids: { ...ids('Contact ids.'), minItems: 1, maxItems: MAX_ENROLL_CONTACTS }, pool_id: UUID },
+                description: 'Exactly one of contact_ids and pool_id (the other absent or null).',
+                oneOf: [
+                  { required: ['contact_ids'], properties: { contact_ids: ids('Contact ids, given.') } },
+                  { required: ['pool_id'], properties: { pool_id: { ...UUID, description: 'A pool, given.' } } },
+                ],
+                properties: {
+                  contact_ids: { ...ids(`Contact ids, 1 to ${MAX_ENROLL_CONTACTS}.`), type: ['array', 'null'], minItems: 1, maxItems: MAX_ENROLL_CONTACTS },
+                  pool_id: { ...UUID, type: ['string', 'null'], description: 'A pool: every member is enrolled, however many.' },
+                },
                 additionalProperties: false,
               },
+              example: { contact_ids: [exampleUuid('contact'), exampleUuid('contact-2')] },
             },
           },
         },
@@ -76,6 +87,7 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
                   properties: {
                     data: {
                       type: 'object',
+                      description: 'The contacts by what became of them.',
                       properties: {
                         enrolled: ids('Now enrolled.'),
                         already_enrolled: ids('Had an active or paused enrollment in this flow.'),
@@ -86,6 +98,7 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
                   },
                   required: ['data'],
                 },
+                example: { data: { enrolled: [exampleUuid('contact')], already_enrolled: [exampleUuid('contact-2')], not_found: [], suppressed: [] } },
               },
             },
           },
@@ -123,7 +136,7 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
         summary: "A flow's analytics",
         description:
           '`enrollments` counts by status, `exits` counts by exit reason, `funnel` one item per node in graph order with the number of ' +
-          'enrollments that reached it.',
+          'enrollments that reached it. Use it to watch a campaign: it is computed when asked, so poll it rather than list enrollments.',
         parameters: [{ $ref: '#/components/parameters/Id' }],
         responses: {
           '200': {
@@ -135,21 +148,23 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
                   properties: {
                     data: {
                       type: 'object',
+                      description: "The flow's analytics.",
                       properties: {
-                        flow_id: UUID,
-                        flow_name: { type: ['string', 'null'], maxLength: 255, pattern: TEXT_PATTERN },
-                        enrollments: { type: 'object', additionalProperties: COUNT },
-                        exits: { type: 'object', additionalProperties: COUNT },
+                        flow_id: { ...UUID, description: 'The flow.' },
+                        flow_name: { type: ['string', 'null'], maxLength: 255, pattern: TEXT_PATTERN, description: "The flow's name." },
+                        enrollments: { type: 'object', additionalProperties: COUNT, description: 'Enrollments by status (active, paused, completed, exited, failed).' },
+                        exits: { type: 'object', additionalProperties: COUNT, description: 'Exited enrollments by exit_reason.' },
                         funnel: {
                           type: 'array',
                           maxItems: MAX_FLOW_NODES,
+                          description: 'One item per node, in graph order.',
                           items: {
                             type: 'object',
                             properties: {
-                              node_id: UUID,
-                              node_label: { type: ['string', 'null'], maxLength: 255, pattern: TEXT_PATTERN },
-                              node_type: { type: 'string', enum: [...NODE_TYPES] },
-                              count: COUNT,
+                              node_id: { ...UUID, description: 'The node.' },
+                              node_label: { type: ['string', 'null'], maxLength: 255, pattern: TEXT_PATTERN, description: "The node's label." },
+                              node_type: { type: 'string', enum: [...NODE_TYPES], description: "The node's type." },
+                              count: { ...COUNT, description: 'Enrollments that reached the node.' },
                             },
                           },
                         },
@@ -157,6 +172,20 @@ export function flowRoutes(client: ServiceClient<FlowsServiceDefinition>, deadli
                     },
                   },
                   required: ['data'],
+                },
+                example: {
+                  data: {
+                    flow_id: exampleUuid('flow'),
+                    flow_name: 'Webinar follow-up',
+                    enrollments: { active: 120, paused: 3, completed: 64, exited: 11, failed: 0 },
+                    exits: { replied: 9, unsubscribed: 2 },
+                    funnel: [
+                      { node_id: exampleUuid('node-hello'), node_label: 'First email', node_type: 'email', count: 198 },
+                      { node_id: exampleUuid('node-pause'), node_label: 'Wait three days', node_type: 'wait', count: 187 },
+                      { node_id: exampleUuid('node-call'), node_label: 'Call', node_type: 'call', count: 70 },
+                      { node_id: exampleUuid('node-done'), node_label: null, node_type: 'end', count: 64 },
+                    ],
+                  },
                 },
               },
             },
@@ -197,7 +226,8 @@ export function enrollmentRoutes(client: ServiceClient<FlowsServiceDefinition>, 
         operationId: 'listEnrollmentSteps',
         summary: "An enrollment's history",
         description:
-          'What the engine did for the enrollment (node, outcome, the ids of the email or task it created, when), newest first.',
+          'What the engine did for the enrollment (node, outcome, the ids of the email or task it created, when), newest first. ' +
+          'Use it to see why an enrollment is where it is, or why it failed.',
         parameters: [
           { $ref: '#/components/parameters/Id' },
           { name: 'limit', in: 'query', description: 'Page size (default 50).', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: enrollmentSteps.maxLimit } },
@@ -205,10 +235,22 @@ export function enrollmentRoutes(client: ServiceClient<FlowsServiceDefinition>, 
           { name: 'sort', in: 'query', description: 'occurred_at or -occurred_at (default).', schema: { type: 'string', enum: ['occurred_at', '-occurred_at'] } },
           { name: 'since', in: 'query', description: 'Lower bound (inclusive) on occurred_at.', schema: DATE_TIME },
           { name: 'until', in: 'query', description: 'Upper bound (exclusive) on occurred_at.', schema: DATE_TIME },
-          { name: 'updated_since', in: 'query', schema: DATE_TIME },
+          { name: 'updated_since', in: 'query', description: 'Only steps with updated_at strictly after this.', schema: DATE_TIME },
         ],
         responses: {
-          '200': { description: 'A page of steps.', content: { 'application/json': { schema: pageSchema({ $ref: '#/components/schemas/EnrollmentStep' }, enrollmentSteps.maxLimit) } } },
+          '200': {
+            description: 'A page of steps.',
+            content: {
+              'application/json': {
+                schema: pageSchema({ $ref: '#/components/schemas/EnrollmentStep' }, enrollmentSteps.maxLimit),
+                example: {
+                  data: [{ ...recordExample(enrollmentSteps), sent_email_id: exampleUuid('sent_email'), occurred_at: EXAMPLE_TIME }],
+                  next_cursor: null,
+                  has_more: false,
+                },
+              },
+            },
+          },
           '400': { $ref: '#/components/responses/BadRequest' },
           '404': { $ref: '#/components/responses/NotFound' },
         },

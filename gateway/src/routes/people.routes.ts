@@ -2,6 +2,7 @@ import type { ServiceClient } from '@crm/kit';
 import { MAX_POOL_MEMBERS_PER_CALL, parsePoolMembersBody } from '@crm/people-contract';
 import type { PeopleServiceDefinition, PoolMembersRequest } from '@crm/proto';
 import type { FastifyRequest } from 'fastify';
+import { exampleUuid } from '../openapi-examples';
 import { COUNT, idList } from '../openapi-schemas';
 import { type CustomRoute, noQuery, pathId, requireBody, upstreamCallOptions } from './resource.routes';
 
@@ -23,7 +24,12 @@ export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>,
     tags: ['pools'],
     operationId: verb === 'add' ? 'addPoolMembers' : 'removePoolMembers',
     summary: verb === 'add' ? 'Add contacts to a pool' : 'Remove contacts from a pool',
-    description: `Up to ${MAX_POOL_MEMBERS_PER_CALL} contact ids in one transaction, one event.`,
+    description:
+      verb === 'add'
+        ? `Adds up to ${MAX_POOL_MEMBERS_PER_CALL} contacts to the pool in one transaction (one event); use it to build a pool before enrolling it in a flow. ` +
+          'Ids that are members already, or that name no contact of the workspace, are listed, not refused. Repeat ids count once.'
+        : `Removes up to ${MAX_POOL_MEMBERS_PER_CALL} contacts from the pool in one transaction (one event); the contacts themselves stay. ` +
+          'Ids that are not members, or that name no contact, are listed, not refused.',
     parameters: [{ $ref: '#/components/parameters/Id' }, { $ref: '#/components/parameters/IdempotencyKey' }],
     requestBody: {
       required: true,
@@ -35,6 +41,7 @@ export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>,
             required: ['contact_ids'],
             additionalProperties: false,
           },
+          example: { contact_ids: [exampleUuid('contact'), exampleUuid('contact-2')] },
         },
       },
     },
@@ -48,13 +55,20 @@ export function poolMemberRoutes(client: ServiceClient<PeopleServiceDefinition>,
               properties: {
                 data: {
                   type: 'object',
+                  description: 'What the call did with each id.',
                   properties:
                     verb === 'add'
-                      ? { added: ids('Became members.'), already_members: ids('Were members already.'), not_found: ids('No such contact in the workspace.'), contacts_count: COUNT }
-                      : { removed: ids('Were removed.'), not_members: ids('Were not members.'), not_found: ids('No such contact in the workspace.'), contacts_count: COUNT },
+                      ? { added: ids('Became members.'), already_members: ids('Were members already.'), not_found: ids('No such contact in the workspace.'), contacts_count: { ...COUNT, description: "The pool's member count after the call." } }
+                      : { removed: ids('Were removed.'), not_members: ids('Were not members.'), not_found: ids('No such contact in the workspace.'), contacts_count: { ...COUNT, description: "The pool's member count after the call." } },
                 },
               },
               required: ['data'],
+            },
+            example: {
+              data:
+                verb === 'add'
+                  ? { added: [exampleUuid('contact')], already_members: [exampleUuid('contact-2')], not_found: [], contacts_count: 43 }
+                  : { removed: [exampleUuid('contact')], not_members: [exampleUuid('contact-2')], not_found: [], contacts_count: 41 },
             },
           },
         },

@@ -36,6 +36,130 @@ const CONFIRM = page(
 );
 const DONE = page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not receive these emails any more.</p>');
 
+const TOKEN_PARAMETER = {
+  name: 'token',
+  in: 'path',
+  required: true,
+  description: 'The signed token messaging put in the email (20 to 128 base64url characters); it is the only credential.',
+  schema: { type: 'string', minLength: 20, maxLength: 128, pattern: TOKEN.source },
+  example: 'b3BlbjoxOjRmMmE5YzEwLWU1YjctNDNkOS05YTFmLWM3ZDJlOGI0NjYwMQ',
+};
+const NOT_FOUND = {
+  description: 'A forged, unknown or malformed token: nothing is recorded.',
+  content: {
+    'application/json': {
+      schema: { $ref: '#/components/schemas/Error' },
+      example: { error: { code: 'not_found', message: 'no such tracking link', request_id: 'req_0b6c1f3e-2f4a-4d8e-9c1b-5a7d2e9f4c30' } },
+    },
+  },
+};
+const NO_STORE = { 'Cache-Control': { description: 'Never cached, so every open or click reaches the server.', schema: { type: 'string', maxLength: 64, pattern: '^no-store' } } };
+/** Any other answer: the error envelope (503 while messaging is unavailable, 504 past its deadline). */
+const OTHER = {
+  description: 'Another error, as the error envelope: 503 while messaging is unavailable, 504 when it misses its deadline.',
+  content: {
+    'application/json': {
+      schema: { $ref: '#/components/schemas/Error' },
+      example: { error: { code: 'unavailable', message: 'a backing service is unavailable; retry after 1 second', request_id: 'req_0b6c1f3e-2f4a-4d8e-9c1b-5a7d2e9f4c30' } },
+    },
+  },
+};
+/** Served at the gateway's root only (not under /api). */
+const ROOT = [{ url: '{base_url}', description: 'The gateway the links in sent emails point at.', variables: { base_url: { default: 'http://127.0.0.1:8080' } } }];
+const PUBLIC = { tags: ['tracking'], security: [], servers: ROOT, parameters: [TOKEN_PARAMETER] };
+const HTML = (description: string, example: string) => ({
+  description,
+  headers: NO_STORE,
+  content: { 'text/html': { schema: { type: 'string', maxLength: 4_096, pattern: '^<!doctype html>' }, example } },
+});
+
+/**
+ * The OpenAPI description of the paths above: public, no API key, each taking the signed token a
+ * sent email carries. Clients never call them; mail clients and recipients do.
+ */
+export const TRACKING_OPENAPI: Record<string, Record<string, unknown>> = {
+  '/t/o/{token}': {
+    get: {
+      ...PUBLIC,
+      operationId: 'trackOpen',
+      summary: 'Record an open (tracking pixel)',
+      description:
+        'The 1×1 image at the end of a sent HTML email. Fetching it records an `open` email event for the send the token names ' +
+        '(flagged `is_bot` when it looks automated) and answers the image. Public: no API key; the signed token is the credential. ' +
+        'HEAD answers the same without recording.',
+      responses: {
+        '200': { description: 'A transparent 1×1 GIF.', headers: NO_STORE, content: { 'image/gif': { schema: { type: 'string', format: 'binary', contentMediaType: 'image/gif', maxLength: 64 } } } },
+        '404': NOT_FOUND,
+        default: OTHER,
+      },
+    },
+  },
+  '/t/c/{token}': {
+    get: {
+      ...PUBLIC,
+      operationId: 'trackClick',
+      summary: 'Record a click and follow the link',
+      description:
+        'Every link of a sent email is rewritten to this path. Fetching it records a `click` email event (with the target `url`) and redirects to the link. ' +
+        'Public: no API key; the signed token is the credential.',
+      responses: {
+        '302': {
+          description: 'To the original link.',
+          headers: { ...NO_STORE, Location: { description: "The link's target.", schema: { type: 'string', format: 'uri', maxLength: 2048 } } },
+        },
+        '404': NOT_FOUND,
+        default: OTHER,
+      },
+    },
+  },
+  '/u/{token}': {
+    get: {
+      ...PUBLIC,
+      operationId: 'unsubscribePage',
+      summary: 'Unsubscribe confirmation page',
+      description:
+        'The unsubscribe link of a sent email: a page asking to confirm, which changes nothing (link scanners fetch URLs). ' +
+        'Public: no API key; the signed token is the credential.',
+      responses: { '200': HTML('The confirmation page, with a form that posts List-Unsubscribe=One-Click.', CONFIRM), '404': NOT_FOUND, default: OTHER },
+    },
+    post: {
+      ...PUBLIC,
+      operationId: 'unsubscribe',
+      summary: 'Unsubscribe (RFC 8058 one-click)',
+      description:
+        "The mail client's one-click unsubscribe (RFC 8058 `List-Unsubscribe-Post`) or the confirmation page's form: suppresses the address " +
+        'for the workspace, records an `unsubscribe` email event and exits its enrollments. Public: no API key; the signed token is the credential.',
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'], description: 'Always One-Click (RFC 8058).' } },
+              required: ['List-Unsubscribe'],
+            },
+            example: { 'List-Unsubscribe': 'One-Click' },
+          },
+        },
+      },
+      responses: {
+        '200': HTML('The address is unsubscribed.', DONE),
+        '400': {
+          description: 'The body is not List-Unsubscribe=One-Click.',
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/Error' },
+              example: { error: { code: 'invalid_request', message: 'an unsubscribe is a POST of List-Unsubscribe=One-Click (RFC 8058)', request_id: 'req_0b6c1f3e-2f4a-4d8e-9c1b-5a7d2e9f4c30' } },
+            },
+          },
+        },
+        '404': NOT_FOUND,
+        default: OTHER,
+      },
+    },
+  },
+};
+
 export function registerTrackingRoutes(app: FastifyInstance, messaging: ServiceClient<MessagingServiceDefinition>, deadlineMs: number): void {
   const tokenOf = (request: FastifyRequest): string => {
     const { token } = request.params as { token: string };

@@ -25,9 +25,31 @@ export function integrationOutput(integration: Record<string, unknown>): Record<
   return { ...fields, config: config ? fromProtoValue(config) : {}, svc_uid: fields.svc_uid ?? null, status_reason: fields.status_reason ?? null };
 }
 
+/** The page size `crm admin workspace list` asks the directory for (directory.proto, ListWorkspaces). */
+const WORKSPACE_PAGE = { default: 100, max: 1000 };
+
+/** A listed key as the command prints it: proto3's empty strings as null. */
+export function apiKeyOutput(key: Record<string, unknown>): Record<string, unknown> {
+  const orNull = (value: unknown) => (value === '' || value === undefined ? null : value);
+  return {
+    id: key.id,
+    workspace_id: key.workspace_id,
+    name: orNull(key.name),
+    prefix: key.prefix,
+    scopes: key.scopes ?? [],
+    env: key.env,
+    user_id: orNull(key.user_id),
+    created_by_name: key.created_by_name ?? '',
+    created_at: key.created_at,
+    last_used_at: orNull(key.last_used_at),
+    revoked_at: orNull(key.revoked_at),
+  };
+}
+
 /**
- * `crm admin ...`: each command prints one JSON object on stdout; failures exit non-zero with the
- * reason on stderr (the caller prints it).
+ * `crm admin ...`: each command prints JSON on stdout, one object per line: a command that creates
+ * or changes something prints one, a `list` prints one per record (so `jq`, `grep` and `wc -l`
+ * read it as it comes); failures exit non-zero with the reason on stderr (the caller prints it).
  */
 export async function runAdmin(args: ParsedArgs, directoryAddr: string): Promise<void> {
   const [noun, verb, ...rest] = args.positional;
@@ -45,6 +67,19 @@ export async function runAdmin(args: ParsedArgs, directoryAddr: string): Promise
         rejectUnknownOptions(args, ['name']);
         const workspace = await directory.call<{ id: string; name: string }>('CreateWorkspace', { name: requireOption(args, 'name') });
         return print({ id: workspace.id, name: workspace.name });
+      }
+      case 'workspace list': {
+        noExtra();
+        rejectUnknownOptions(args, ['limit']);
+        const limit = args.options.limit === undefined ? WORKSPACE_PAGE.default : Number(args.options.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > WORKSPACE_PAGE.max) throw new UsageError(`--limit must be an integer from 1 to ${WORKSPACE_PAGE.max}`);
+        let after = '';
+        do {
+          const page = await directory.call<{ data: { id: string; name: string; created_at: string }[]; next_after: string }>('ListWorkspaces', { limit, after });
+          for (const workspace of page.data) print({ id: workspace.id, name: workspace.name, created_at: workspace.created_at });
+          after = page.next_after;
+        } while (after);
+        return;
       }
       case 'user create': {
         noExtra();
@@ -77,14 +112,22 @@ export async function runAdmin(args: ParsedArgs, directoryAddr: string): Promise
       }
       case 'key create': {
         noExtra();
-        rejectUnknownOptions(args, ['workspace', 'scopes', 'env']);
+        rejectUnknownOptions(args, ['workspace', 'scopes', 'env', 'name']);
         const scopes = requireOption(args, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
         const key = await directory.call<{ id: string; key: string; scopes: string[]; workspace_id: string }>('CreateApiKey', {
           workspace_id: requireOption(args, 'workspace'),
           scopes,
           env: args.options.env ?? 'live',
+          name: args.options.name ?? '',
         });
         return print({ id: key.id, key: key.key, scopes: key.scopes, workspace_id: key.workspace_id });
+      }
+      case 'key list': {
+        noExtra();
+        rejectUnknownOptions(args, ['workspace']);
+        const keys = await directory.call<{ data?: Record<string, unknown>[] }>('ListApiKeys', { workspace_id: requireOption(args, 'workspace') });
+        for (const key of keys.data ?? []) print(apiKeyOutput(key));
+        return;
       }
       case 'key revoke': {
         rejectUnknownOptions(args, []);

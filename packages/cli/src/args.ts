@@ -1,8 +1,12 @@
-/** `--name value` / `--name=value` options and positional words, nothing more. */
+/** `--name value` / `--name=value` options, positional words, and `--help`/`-h`, nothing more. */
 export interface ParsedArgs {
   positional: string[];
   options: Record<string, string>;
+  /** `--help` or `-h` was given, anywhere: the command's help is printed instead of running it. */
+  help?: boolean;
 }
+
+const HELP_FLAGS = new Set(['--help', '-h']);
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -11,8 +15,14 @@ export class UsageError extends Error {
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positional: string[] = [];
   const options: Record<string, string> = {};
+  let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    if (HELP_FLAGS.has(arg)) {
+      // A flag, not an option that takes a value: `crm admin key create --help` asks for help.
+      help = true;
+      continue;
+    }
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;
@@ -23,12 +33,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (eq !== -1) options[name] = arg.slice(eq + 1);
     else {
       const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`option --${name} needs a value`);
+      if (value === undefined || value.startsWith('--') || HELP_FLAGS.has(value)) {
+        // `crm admin key create --workspace --help`: the help flag is read next, and wins.
+        if (value !== undefined && HELP_FLAGS.has(value)) continue;
+        throw new UsageError(`option --${name} needs a value`);
+      }
       options[name] = value;
       i++;
     }
   }
-  return { positional, options };
+  return { positional, options, ...(help ? { help } : {}) };
 }
 
 export function requireOption(args: ParsedArgs, name: string): string {

@@ -24,6 +24,7 @@ import type { GatewaySettings } from '@crm/gateway';
 import { runAdmin } from './admin';
 import { readAllInOneRecord, writeAllInOneRecord } from './all-in-one-record';
 import { UsageError, parseArgs } from './args';
+import { helpFor, topUsage } from './help';
 import { DEFAULT_OWNER_EMAIL, bootstrapDefaultWorkspace } from './bootstrap';
 import { runCheck } from './check';
 import type { ServiceComponent, Stop } from './components/component';
@@ -41,22 +42,13 @@ const SERVICE_NAMES = (Object.keys(DEFAULT_PORTS) as ComponentName[]).filter((n)
 /** The gateway, loaded only by the processes that run it: a service's image holds no gateway. */
 const loadGateway = () => import('@crm/gateway');
 
-/** The usage text, naming the components this installation holds (a service's image holds one). */
+/** The top-level usage, naming the components this installation holds (a service's image holds one). */
 async function usage(): Promise<string> {
   const components = await allComponents().catch(() => undefined);
-  const names = components ? ['gateway', ...components.map((c) => c.name)].join(' | ') : '<component>';
-  const migratable = components ? components.filter((c) => c.database).map((c) => c.name).join('|') : '<component>';
-  return `usage:
-  crm start                      all-in-one: gateway and every service in one process
-  crm start <component>          one component: ${names}
-  ${`crm migrate [${migratable}]`.padEnd(30)} apply database migrations and exit
-  crm openapi                    print the OpenAPI 3.1 description of the API
-  crm check addresses [context]  report stored addresses past the address rule (exit 1 when any)
-  crm admin workspace create --name <name>
-  crm admin user create --workspace <id> --email <e> --name <full name> --role <owner|admin|member>
-  crm admin key create --workspace <id> --scopes <a:read,b:*> [--env test]
-  crm admin key revoke <key-id>
-  crm admin integration create --workspace <id> --type <type> --name <name> --secret <secret> [--config '<json>']`;
+  return topUsage(
+    components?.map((c) => c.name),
+    components?.filter((c) => c.database).map((c) => c.name),
+  );
 }
 
 async function startGatewayComponent(settings: GatewaySettings, log: Logger | false, serviceAddrs: Record<string, string>) {
@@ -294,9 +286,15 @@ async function migrate(names: string[]): Promise<void> {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const args = parseArgs(argv);
-  const [command, ...rest] = args.positional;
   try {
+    const args = parseArgs(argv);
+    // `crm <words> --help`, `-h` anywhere, or `crm help <words>`: help on stdout, exit 0.
+    if (args.help || args.positional[0] === 'help' || !args.positional.length) {
+      const words = args.positional[0] === 'help' ? args.positional.slice(1) : args.positional;
+      process.stdout.write(`${helpFor(words) ?? (await usage())}\n`);
+      return;
+    }
+    const [command, ...rest] = args.positional;
     switch (command) {
       case 'start':
         if (rest.length > 1) throw new UsageError('crm start takes at most one component');
@@ -319,16 +317,13 @@ export async function main(argv: string[]): Promise<void> {
           config.DIRECTORY_ADDR ?? readAllInOneRecord(path.resolve(config.CRM_DATA_DIR))?.directory ?? `127.0.0.1:${DEFAULT_PORTS.directory}`;
         return await runAdmin({ positional: rest, options: args.options }, directory);
       }
-      case 'help':
-      case undefined:
-        process.stdout.write(`${await usage()}\n`);
-        return;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`crm: ${error.message}\n${await usage()}\n`);
+      const words = argv.filter((a) => !a.startsWith('-'));
+      process.stderr.write(`crm: ${error.message}\n${helpFor(words) ?? (await usage())}\n`);
       process.exit(2);
     }
     throw error;

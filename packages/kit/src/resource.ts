@@ -44,7 +44,17 @@ export interface FieldSpec {
    * take one. Not part of the API: same name, same values.
    */
   readonly legacyProtoField?: string;
+  /**
+   * One line for the reference: what the value means, its unit or format, allowed values, who sets
+   * it. The OpenAPI description shows it on the property.
+   */
+  readonly description?: string;
+  /** The value the reference's examples show (one is generated from the type when absent). */
+  readonly example?: unknown;
 }
+
+/** What each generic operation of a resource does and when to use it (the reference shows it). */
+export type OperationDocs = Partial<Record<'list' | 'get' | 'create' | 'update' | 'delete', string>>;
 
 export interface ResourceSpec {
   /** Plural path segment and scope resource, e.g. `contacts`. */
@@ -69,6 +79,12 @@ export interface ResourceSpec {
    * `searchColumnSql` writes its definition for the migration.
    */
   readonly searchColumn?: string;
+  /** What a record is, for the reference (the record schema's description). */
+  readonly description?: string;
+  /** What each operation does and when to use it, beyond the generic sentence. */
+  readonly operationDocs?: OperationDocs;
+  /** The merge patch the reference shows for update (default: one field with a declared example). */
+  readonly updateExample?: Readonly<Record<string, unknown>>;
 }
 
 /** The generated column's expression for a resource with a `searchColumn` (its migration uses it). */
@@ -81,10 +97,15 @@ export const DEFAULT_LIMIT = 50;
 
 /** Fields every record has (gateway/README.md, "Records"). */
 export const baseFields = {
-  id: { type: 'uuid', readOnly: true, nullable: false },
-  svc_uid: { type: 'string', maxLength: 255, filter: true },
-  created_at: { type: 'datetime', readOnly: true, nullable: false },
-  updated_at: { type: 'datetime', readOnly: true, nullable: false },
+  id: { type: 'uuid', readOnly: true, nullable: false, description: 'The record id (UUID), set by the server on create.' },
+  svc_uid: {
+    type: 'string',
+    maxLength: 255,
+    filter: true,
+    description: "Your own id for the record (up to 255 characters), unique per resource in the workspace; use it to find a record by your system's key.",
+  },
+  created_at: { type: 'datetime', readOnly: true, nullable: false, description: 'When the record was created (RFC 3339, UTC), set by the server.' },
+  updated_at: { type: 'datetime', readOnly: true, nullable: false, description: 'When the record last changed (RFC 3339, UTC), set by the server.' },
 } as const satisfies Record<string, FieldSpec>;
 
 export function defineResource<const S extends ResourceSpec>(spec: S): S {

@@ -133,4 +133,41 @@ describe('API keys', () => {
     expect(calls.filter((c) => c === 'api_keys.updateOne')).toHaveLength(2);
     expect(await lastUsed()).toBe('2026-05-15T10:01:00.000Z');
   });
+
+  it("lists a workspace's keys for the operator, active and revoked, newest first, never a key or its hash", async () => {
+    const first = await directory.createApiKey({ workspace_id: workspaceId, scopes: ['contacts:read'], name: 'reader' });
+    advance(1000);
+    const second = await directory.createApiKey({ workspace_id: workspaceId, scopes: ['*'], env: 'test' });
+    const other = await directory.createWorkspace({ name: 'Other' });
+    await directory.createApiKey({ workspace_id: other.id, scopes: ['*'] });
+    advance(1000);
+    await directory.revokeApiKey(first.id);
+
+    const listed = await directory.listApiKeys(workspaceId);
+    expect(listed).toEqual([
+      expect.objectContaining({ id: second.id, name: null, prefix: second.key.slice(0, 13), scopes: ['*'], env: 'test', revoked_at: null }),
+      {
+        id: first.id,
+        workspace_id: workspaceId,
+        name: 'reader',
+        prefix: first.key.slice(0, 13),
+        scopes: ['contacts:read'],
+        env: 'live',
+        user_id: null,
+        created_by_name: '',
+        created_at: first.created_at,
+        last_used_at: null,
+        revoked_at: '2026-05-15T10:00:02.000Z',
+      },
+    ]);
+    const text = JSON.stringify(listed);
+    expect(text).not.toContain(first.key);
+    expect(text).not.toContain(second.key);
+    expect(text).not.toMatch(/"hash"|[0-9a-f]{64}/);
+  });
+
+  it('answers not_found for the keys of an unknown or malformed workspace id', async () => {
+    await expectCrmError(directory.listApiKeys(OTHER_UUID), 'not_found');
+    await expectCrmError(directory.listApiKeys('nope'), 'not_found');
+  });
 });

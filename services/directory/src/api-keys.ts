@@ -59,6 +59,12 @@ export interface ApiKeyListing {
   last_used_at: string | null;
 }
 
+/** A key as the operator lists it: active or revoked, never the key nor its hash. */
+export interface AdminApiKeyListing extends ApiKeyListing {
+  /** Null for an active key. */
+  revoked_at: string | null;
+}
+
 /** The signed-in user a settings-page operation is for. */
 export type KeyViewer = Pick<UserDoc, '_id' | 'workspace_id' | 'role'>;
 
@@ -75,6 +81,8 @@ export interface ApiKeys {
   revokeApiKey(id: string): Promise<{ id: string; revoked: true }>;
   /** Resolves a presented key; `unauthorized` for any key that is malformed, unknown or revoked. */
   authenticate(key: string): Promise<AuthenticatedKey>;
+  /** Every key of a workspace, active and revoked, newest first (`crm admin key list`). */
+  listApiKeys(workspaceId: string): Promise<AdminApiKeyListing[]>;
 }
 
 /** What the settings page does with keys, for the user a session resolved to (`directory.service.ts`). */
@@ -160,6 +168,26 @@ export function createApiKeys(deps: ApiKeysDeps): ApiKeys & ViewerApiKeys {
 
   const mayManageAll = (viewer: KeyViewer) => KEY_MANAGERS.includes(viewer.role);
 
+  /** Keys as they are listed: the fields a person reads, never the hash. */
+  async function listings(workspaceId: string, docs: readonly ApiKeyDoc[]): Promise<ApiKeyListing[]> {
+    const names = await userNames(
+      workspaceId,
+      docs.flatMap((doc) => (doc.user_id === null ? [] : [doc.user_id])),
+    );
+    return docs.map((doc) => ({
+      id: doc._id,
+      workspace_id: doc.workspace_id,
+      name: doc.name,
+      prefix: doc.prefix,
+      scopes: doc.scopes,
+      env: doc.env,
+      user_id: doc.user_id,
+      created_by_name: (doc.user_id !== null && names.get(doc.user_id)) || '',
+      created_at: doc.created_at,
+      last_used_at: toMinute(doc.last_used_at),
+    }));
+  }
+
   return {
     async createApiKey(input) {
       const issues: FieldIssue[] = [];
@@ -212,28 +240,22 @@ export function createApiKeys(deps: ApiKeysDeps): ApiKeys & ViewerApiKeys {
       return { workspace_id: doc.workspace_id, key_id: doc._id, scopes: doc.scopes, user_id: doc.user_id };
     },
 
+    async listApiKeys(workspaceId) {
+      requireIds({ workspace_id: workspaceId });
+      await ready();
+      await findWorkspace(workspaceId);
+      const docs = await apiKeys.find({ workspace_id: workspaceId }, { sort: { created_at: -1, _id: -1 } });
+      const listed = await listings(workspaceId, docs);
+      return listed.map((listing, i) => ({ ...listing, revoked_at: docs[i]!.revoked_at }));
+    },
+
     async listApiKeysFor(viewer) {
       await ready();
       const docs = await apiKeys.find(
         { workspace_id: viewer.workspace_id, revoked_at: null, ...(mayManageAll(viewer) ? {} : { user_id: viewer._id }) },
         { sort: { created_at: -1, _id: -1 } },
       );
-      const names = await userNames(
-        viewer.workspace_id,
-        docs.flatMap((doc) => (doc.user_id === null ? [] : [doc.user_id])),
-      );
-      return docs.map((doc) => ({
-        id: doc._id,
-        workspace_id: doc.workspace_id,
-        name: doc.name,
-        prefix: doc.prefix,
-        scopes: doc.scopes,
-        env: doc.env,
-        user_id: doc.user_id,
-        created_by_name: (doc.user_id !== null && names.get(doc.user_id)) || '',
-        created_at: doc.created_at,
-        last_used_at: toMinute(doc.last_used_at),
-      }));
+      return listings(viewer.workspace_id, docs);
     },
 
     async createApiKeyFor(viewer, input) {

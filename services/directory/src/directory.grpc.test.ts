@@ -151,7 +151,7 @@ describe('sign-in and session keys over gRPC', () => {
     const listed = await call<{ data: Record<string, unknown>[] }>('ListSessionApiKeys', { session_id: session.session_id });
     expect(listed.data).toEqual([
       expect.objectContaining({ id: cliKey.id, name: '', user_id: '', created_by_name: '', last_used_at: '' }),
-      { id: created.id, workspace_id: workspace.id, name: 'CI', prefix: created.key.slice(0, 13), scopes: ['contacts:read'], env: 'test', user_id: user.id, created_by_name: 'Olive Owner', created_at: expect.any(String), last_used_at: '' },
+      { id: created.id, workspace_id: workspace.id, name: 'CI', prefix: created.key.slice(0, 13), scopes: ['contacts:read'], env: 'test', user_id: user.id, created_by_name: 'Olive Owner', created_at: expect.any(String), last_used_at: '', revoked_at: '' },
     ]);
     expect(await call('RevokeSessionApiKey', { session_id: session.session_id, id: created.id })).toEqual({ id: created.id, revoked: true });
 
@@ -175,5 +175,38 @@ describe('sign-in and session keys over gRPC', () => {
 
     expect(await failure(call('DeactivateUser', { workspace_id: other.id, id: user.id }))).toMatchObject({ code: 'not_found' });
     expect(await call('DeactivateUser', { id: user.id })).toMatchObject({ id: user.id, workspace_id: workspace.id, is_active: false });
+  });
+});
+
+/** The operator's lists (`crm admin workspace list`, `crm admin key list`) over the wire. */
+describe("the operator's lists over gRPC", () => {
+  const call = <T = Record<string, unknown>>(method: string, request: unknown) => unary<unknown, T>(client, method, request);
+
+  it('pages through every workspace with next_after, ending with an empty one', async () => {
+    const mine = [await directory.createWorkspace({ name: 'Page 1' }), await directory.createWorkspace({ name: 'Page 2' })];
+    const seen: { id: string; name: string; created_at: string }[] = [];
+    let after = '';
+    do {
+      const page = await call<{ data: { id: string; name: string; created_at: string }[]; next_after: string }>('ListWorkspaces', { limit: 1, after });
+      expect(page.data.length).toBeLessThanOrEqual(1);
+      seen.push(...page.data);
+      after = page.next_after;
+    } while (after);
+    expect(seen.slice(-2)).toEqual(mine);
+    expect(new Set(seen.map((w) => w.id)).size).toBe(seen.length);
+  });
+
+  it("lists a workspace's keys with revoked_at, empty for an active one", async () => {
+    const workspace = await directory.createWorkspace({ name: 'Keys' });
+    const revoked = await directory.createApiKey({ workspace_id: workspace.id, scopes: ['contacts:read'], name: 'old' });
+    await directory.revokeApiKey(revoked.id);
+    const active = await directory.createApiKey({ workspace_id: workspace.id, scopes: ['*'] });
+    const listed = await call<{ data: Record<string, unknown>[] }>('ListApiKeys', { workspace_id: workspace.id });
+    expect(listed.data.map((k) => [k.id, k.name, k.revoked_at === '' ? 'active' : 'revoked'])).toEqual([
+      [active.id, '', 'active'],
+      [revoked.id, 'old', 'revoked'],
+    ]);
+    expect(listed.data[1]!.revoked_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(JSON.stringify(listed)).not.toContain(active.key);
   });
 });

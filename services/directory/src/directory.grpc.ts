@@ -1,7 +1,7 @@
 import { integrations, users } from '@crm/directory-contract';
 import { type GrpcServiceBinding, type Logger, type Page, bindService, fromListRequest, fromStruct, requireUuid, toProtoValue, toStruct } from '@crm/kit';
 import { loadDirectory } from '@crm/proto';
-import type { ApiKeyListing } from './api-keys';
+import type { AdminApiKeyListing, ApiKeyListing } from './api-keys';
 import type { DirectoryService } from './directory.service';
 import type { Integration } from './integrations';
 import type { Session } from './sessions';
@@ -45,6 +45,9 @@ const apiKeyMessage = (key: ApiKeyListing) => ({
   user_id: key.user_id ?? '',
   last_used_at: key.last_used_at ?? '',
 });
+
+/** A key as the operator lists it: `revoked_at` empty for an active one. */
+const adminApiKeyMessage = (key: AdminApiKeyListing) => ({ ...apiKeyMessage(key), revoked_at: key.revoked_at ?? '' });
 
 export function directoryGrpcBinding(service: DirectoryService, log: Logger): GrpcServiceBinding {
   // The operator's command line names a user by id alone (directory.proto, DeactivateUser and
@@ -122,6 +125,11 @@ export function directoryGrpcBinding(service: DirectoryService, log: Logger): Gr
       CreateSessionApiKey: async (request) =>
         service.createSessionApiKey({ session_id: request.session_id, name: request.name, env: request.env, scopes: request.scopes }),
       RevokeSessionApiKey: async (request) => service.revokeSessionApiKey(request.session_id, request.id),
+      async ListWorkspaces(request) {
+        const page = await service.listWorkspaces({ limit: request.limit, after: orUndefined(request.after) });
+        return { data: page.data, next_after: page.next_after ?? '' };
+      },
+      ListApiKeys: async (request) => ({ data: (await service.listApiKeys(request.workspace_id)).map(adminApiKeyMessage) }),
     },
     log,
   );

@@ -33,4 +33,25 @@ describe('workspaces', () => {
     expect(err.details).toEqual([{ field: 'name', message: 'is required' }]);
     await expectCrmError(directory.createWorkspace({} as never), 'validation_failed');
   });
+
+  it('lists every workspace oldest first, a page at a time, until next_after is null', async () => {
+    const created = [];
+    for (const name of ['A', 'B', 'C', 'D', 'E']) created.push(await directory.createWorkspace({ name }));
+    const first = await directory.listWorkspaces({ limit: 2 });
+    expect(first).toEqual({ data: created.slice(0, 2), next_after: created[1]!.id });
+    const second = await directory.listWorkspaces({ limit: 2, after: first.next_after });
+    expect(second).toEqual({ data: created.slice(2, 4), next_after: created[3]!.id });
+    expect(await directory.listWorkspaces({ limit: 2, after: second.next_after })).toEqual({ data: created.slice(4), next_after: null });
+    // The default page holds them all.
+    expect(await directory.listWorkspaces({})).toEqual({ data: created, next_after: null });
+  });
+
+  it('refuses a page size past the bound and an after that no page gave', async () => {
+    const err = await expectCrmError(directory.listWorkspaces({ limit: 1001, after: 'nope' }), 'validation_failed');
+    expect(err.details).toEqual([
+      { field: 'limit', message: expect.stringContaining('1 to 1000') },
+      { field: 'after', message: expect.any(String) },
+    ]);
+    await expectCrmError(directory.listWorkspaces({ limit: -1 }), 'validation_failed');
+  });
 });

@@ -306,4 +306,11 @@ export const migrations: Migration[] = [
        WHERE d.workspace_id = s.workspace_id AND d.sent_email_id = s.id AND s.status = 'queued'; -- all workspaces: a one-off backfill
     `,
   },
+  {
+    id: '009_sent_emails_flow_filter',
+    sql: `
+      -- ?flow_id= on sent_emails (issue #35): a flow's sends, in the list's order, like every filter.
+      CREATE INDEX sent_emails_flow_id_idx ON sent_emails (workspace_id, flow_id, sent_at, id);
+    `,
+  },
 ];

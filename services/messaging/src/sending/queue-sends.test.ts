@@ -156,6 +156,20 @@ describe.each(sqlBackends())('QueueSends on $name', (backend) => {
     );
   });
 
+  test("a flow's sends are listed by ?flow_id=, and only they (issue #35)", async () => {
+    const other = { flow_id: newId(), flow_node_id: newId() };
+    const mine = await batch(['plain', 'owned'].map((kind) => itemOf(sendOf(kind as Kind, newId()), `${newId()}:${newId()}:1`)));
+    const theirs = await batch([itemOf({ ...sendOf('plain', newId()), ...other }, `${newId()}:${newId()}:1`)]);
+    const listed = async (flowId: string) =>
+      (await h.messaging.service.sentEmails.list(h.workspaceId, { limit: 100, sort: [{ field: 'sent_at', direction: 'desc' }], filters: [{ field: 'flow_id', value: flowId }] })).data
+        .map((s) => String(s.id))
+        .sort();
+    const ids = (outcomes: Outcome[]) => outcomes.filter((o): o is Extract<Outcome, { ok: true }> => o.ok).map((o) => o.id);
+    expect(await listed(other.flow_id)).toEqual(ids(theirs).sort());
+    expect(ids(mine).every((id) => !ids(theirs).includes(id))).toBe(true);
+    expect(ids(theirs)).toHaveLength(1);
+  });
+
   test('the new sends of a batch commit with their delivery rows, key answers and one queued event each', async () => {
     const items = ['plain', 'owned', 'template', 'reply'].map((kind) => itemOf(sendOf(kind as Kind, newId()), `${newId()}:${newId()}:1`));
     const outcomes = await batch(items);
