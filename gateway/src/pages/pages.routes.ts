@@ -129,7 +129,9 @@ export function registerSettingsPages(app: FastifyInstance, options: SettingsPag
     await scope.register(fastifyHelmet, {
       contentSecurityPolicy: { useDefaults: false, directives: PAGE_CSP },
       frameguard: { action: 'deny' },
-      referrerPolicy: { policy: 'no-referrer' },
+      // Not `no-referrer`: under it Chromium sends `Origin: null` on a page's own forms, which the
+      // origin check must refuse. `same-origin` still keeps a link's token from other sites.
+      referrerPolicy: { policy: 'same-origin' },
     });
     await scope.register(fastifyView, { engine: { eta: new Eta() }, root: VIEWS_DIR, production: true });
 

@@ -207,7 +207,7 @@ function expectPageHeaders(response: LightMyRequestResponse) {
   expect(Object.keys(PAGE_CSP)).toHaveLength(7);
   expect(response.headers['x-frame-options']).toBe('DENY');
   expect(response.headers['x-content-type-options']).toBe('nosniff');
-  expect(response.headers['referrer-policy']).toBe('no-referrer');
+  expect(response.headers['referrer-policy']).toBe('same-origin');
   expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
   expect(response.headers['strict-transport-security']).toMatch(/max-age=\d+/);
 }
