@@ -5,7 +5,7 @@
 # all-in-one image (the default target). Build from the repository root:
 #
 #   docker build --target people -t crm-people:dev .
-#       (targets: gateway, directory, people, flows, messaging, activities, all-in-one)
+#       (targets: gateway, directory, people, flows, messaging, activities, webhooks, all-in-one)
 #   docker build -t crm:dev .                  all-in-one: `docker run -p 8080:8080 -v crm-data:/data crm:dev`
 #
 # Each component image starts its component by default (`crm start <component>`); `migrate` runs
@@ -33,6 +33,8 @@ RUN mkdir /manifests \
 # build: install everything, compile every workspace (turbo: TypeScript -> dist/, proto types),
 # then copy each target's files (its production dependency closure, no dev dependencies, no
 # sources) to /out/<target>. Every target shares this stage; each image takes only its folder.
+# The targets are the gateway, every workspace under services/ and all-in-one (`--targets`), so a
+# new service gets its /out/<service> here without an edit; it needs only its stage below.
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
 # The npm that wrote package-lock.json (package.json "packageManager").
@@ -113,8 +115,14 @@ COPY --from=build /out/activities/ ./
 EXPOSE 50055
 CMD ["start", "activities"]
 
+# gRPC; delivers webhooks over https to the receivers' public addresses (egress checked at connect).
+FROM runtime AS webhooks
+COPY --from=build /out/webhooks/ ./
+EXPOSE 50056
+CMD ["start", "webhooks"]
+
 # The default target: every component in one process on embedded backends (under /data).
 FROM runtime AS all-in-one
 COPY --from=build /out/all-in-one/ ./
-EXPOSE 8080 50051 50052 50053 50054 50055
+EXPOSE 8080 50051 50052 50053 50054 50055 50056
 CMD ["start"]

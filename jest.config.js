@@ -12,10 +12,10 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 // ESM-only packages of Scalar's Fastify plugin (/docs) and github-slugger are plain JavaScript too.
 const swcScript = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const shared = {
-  transform: { '/node_modules/(@electric-sql/pglite|mongodb|@fastify/cookie|@scalar|github-slugger)/.+\\.c?js$': swcScript, '^.+\\.(t|j|mj)s$': swc },
+  transform: { '/node_modules/(@electric-sql/pglite|mongodb|@fastify/cookie|@scalar|github-slugger|request-filtering-agent)/.+\\.c?js$': swcScript, '^.+\\.(t|j|mj)s$': swc },
   // Dependencies transformed too: ESM-only ones (uuid, cookie), so the CommonJS test runtime can
   // load them, and those that call import() (above).
-  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie|@fastify/cookie|@electric-sql/pglite|mongodb|@scalar|github-slugger)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(uuid|cookie|@fastify/cookie|@electric-sql/pglite|mongodb|@scalar|github-slugger|request-filtering-agent)/)'],
   testEnvironment: 'node',
 };
 
@@ -28,10 +28,12 @@ const packages = {
   'activities-contract': 'services/activities/contract',
   'messaging-contract': 'services/messaging/contract',
   'flows-contract': 'services/flows/contract',
+  'webhooks-contract': 'services/webhooks/contract',
   people: 'services/people',
   activities: 'services/activities',
   messaging: 'services/messaging',
   flows: 'services/flows',
+  webhooks: 'services/webhooks',
   gateway: 'gateway',
   cli: 'packages/cli',
   sdk: 'packages/sdk',

@@ -57,6 +57,11 @@ export function recordExample(spec: ResourceSpec): Json {
   return Object.fromEntries(Object.entries(spec.fields).map(([name, field]) => [name, fieldExample(spec, name, field)]));
 }
 
+/** A create's answer: the record and its create answer fields (a secret shown once). */
+export function createAnswerExample(spec: ResourceSpec): Json {
+  return { ...recordExample(spec), ...Object.fromEntries(Object.entries(spec.createAnswerFields ?? {}).map(([name, field]) => [name, fieldExample(spec, name, field)])) };
+}
+
 /** A create body the API accepts: the required fields and those with a declared example. */
 export function createExample(spec: ResourceSpec): Json {
   const body = Object.fromEntries(

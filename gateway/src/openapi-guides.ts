@@ -120,6 +120,7 @@ const CONTEXT_TAGS: Record<string, { name: string; description: string }> = {
   },
   activities: { name: 'Activities', description: "Tasks, call logs and meetings: the work a team records about its contacts." },
   directory: { name: 'Directory', description: "The workspace's users and its integrations (such as the SMTP server mail is sent through)." },
+  webhooks: { name: 'Webhooks', description: 'Endpoints that receive signed notifications of what the records do, and the deliveries made to them.' },
 };
 
 /** Tags of operations that are no resource's: the context that answers them. */

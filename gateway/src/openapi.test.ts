@@ -39,6 +39,35 @@ describe('OpenAPI description', () => {
     expect(addMembers['x-required-scope']).toBe('pool_contacts:write');
     expect(Object.keys(addMembers.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422', '429', '503']));
     expect(document.paths['/v1/pools/{id}/members'].delete['x-required-scope']).toBe('pool_contacts:delete');
+    // Both webhook resources need the one scope resource `webhooks` (DESIGN.md section 4).
+    expect(document.paths['/v1/webhook_endpoints'].get['x-required-scope']).toBe('webhooks:read');
+    expect(document.paths['/v1/webhook_endpoints'].post['x-required-scope']).toBe('webhooks:write');
+    expect(document.paths['/v1/webhook_endpoints/{id}'].delete['x-required-scope']).toBe('webhooks:delete');
+    expect(document.paths['/v1/webhook_endpoints/{id}/rotate_secret'].post['x-required-scope']).toBe('webhooks:write');
+    expect(document.paths['/v1/webhook_deliveries'].get['x-required-scope']).toBe('webhooks:read');
+    expect(document.paths['/v1/webhook_deliveries/{id}/retry'].post['x-required-scope']).toBe('webhooks:write');
+  });
+
+  test("a webhook endpoint's secret: no field of the record, only in the answers of create and rotate_secret", () => {
+    const schemas = document.components.schemas;
+    // The record (get, list, update) has no secret at all, and takes no unknown property in a body.
+    expect(Object.keys(schemas.WebhookEndpoint.properties)).not.toContain('secret');
+    expect(schemas.WebhookEndpointCreate.additionalProperties).toBe(false);
+    expect(schemas.WebhookEndpointUpdate.additionalProperties).toBe(false);
+    expect(Object.keys(schemas.WebhookEndpointCreate.properties)).not.toContain('secret');
+    // The create's answer: the record and its secret, a schema of its own.
+    expect(schemas.WebhookEndpointCreated.allOf[0]).toEqual({ $ref: '#/components/schemas/WebhookEndpoint' });
+    expect(schemas.WebhookEndpointCreated.allOf[1]).toMatchObject({ properties: { secret: { type: 'string', readOnly: true } }, required: ['secret'] });
+    const answerOf = (path: string, method: string, status: string) => document.paths[path][method].responses[status].content['application/json'];
+    for (const [path, method, status] of [['/v1/webhook_endpoints', 'post', '201'], ['/v1/webhook_endpoints/{id}/rotate_secret', 'post', '200']]) {
+      const answer = answerOf(path!, method!, status!);
+      expect(answer.schema.properties.data.$ref).toBe('#/components/schemas/WebhookEndpointCreated');
+      expect(answer.example.data.secret).toMatch(/^whsec_/);
+    }
+    for (const [path, status] of [['/v1/webhook_endpoints/{id}', '200'], ['/v1/webhook_endpoints', '200']]) {
+      expect(JSON.stringify(answerOf(path!, 'get', status!))).not.toContain('secret');
+    }
+    expect(answerOf('/v1/webhook_endpoints/{id}', 'patch', '200').schema.properties.data.$ref).toBe('#/components/schemas/WebhookEndpoint');
   });
 
   test('q: the schema admits exactly the terms the gateway accepts, whatever their length', () => {

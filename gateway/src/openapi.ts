@@ -11,7 +11,7 @@ import {
   sortKeys,
 } from '@crm/kit';
 import { CURSOR, DATE_TIME, MAX_ERROR_MESSAGE, RATE_HEADERS, REQUEST_ID, RETRY_AFTER, SEARCH_PATTERN, TEXT_PATTERN, UUID, email, pageSchema } from './openapi-schemas';
-import { createExample, errorExample, recordExample, updateExample } from './openapi-examples';
+import { createAnswerExample, createExample, errorExample, recordExample, updateExample } from './openapi-examples';
 import { withGuides } from './openapi-guides';
 import { IDEMPOTENCY_KEY } from './plugins/idempotency';
 import { TRACKING_OPENAPI } from './routes/tracking.routes';
@@ -109,6 +109,22 @@ function recordSchemas(spec: ResourceSpec, operations: readonly Operation[]): Re
       additionalProperties: true,
     },
   };
+  const answerOnly = Object.entries(spec.createAnswerFields ?? {});
+  if (answerOnly.length) {
+    // The create's answer (and that of any route that issues them again): the record and the fields
+    // shown once, which no read returns.
+    schemas[`${name}Created`] = {
+      description: `The ${spec.singular.replace(/_/g, ' ')} as its create answers it: the record and ${answerOnly.map(([key]) => `\`${key}\``).join(', ')}, which no read returns.`,
+      allOf: [
+        ref(name),
+        {
+          type: 'object',
+          properties: Object.fromEntries(answerOnly.map(([key, field]) => [key, propertySchema(key, field, false)])),
+          required: answerOnly.map(([key]) => key),
+        },
+      ],
+    };
+  }
   if (operations.includes('create')) {
     const oneOf = spec.requireOneOf ?? [];
     schemas[`${name}Create`] = {
@@ -238,7 +254,14 @@ function operationObject(spec: ResourceSpec, operation: Operation, scopeResource
         description,
         parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
         requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Create`), example: body } } },
-        responses: { '201': { description: `The created ${spec.singular}.`, headers: RATE_HEADERS, content: data(ref(name), { ...record, ...body }) }, ...errors('BadRequest', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') },
+        responses: {
+          '201': {
+            description: `The created ${spec.singular}.`,
+            headers: RATE_HEADERS,
+            content: spec.createAnswerFields ? data(ref(`${name}Created`), { ...createAnswerExample(spec), ...body }) : data(ref(name), { ...record, ...body }),
+          },
+          ...errors('BadRequest', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed'),
+        },
       };
     }
     case 'update': {
@@ -321,8 +344,10 @@ export function buildOpenApi(resources: readonly ResourceRouteOptions[]): Schema
       if (!route.openapi) continue;
       const path = `/v1/${resource.spec.name}${route.path.replace(/:(\w+)/g, '{$1}')}`;
       const given = route.openapi as Schema & { responses?: Record<string, unknown> };
-      // A route with a body meets the body's errors like any write: 400 bad JSON, 413, 415, 422.
-      const bodyErrors = given.requestBody ? errorsByStatus('BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') : {};
+      // A route with a body meets the body's errors like any write: 400 bad JSON, 413, 415, 422. So
+      // does a POST that takes none (rotate_secret, retry): the gateway reads whatever body a POST
+      // carries before any route, and refuses a malformed one the same way.
+      const bodyErrors = given.requestBody || route.method === 'POST' ? errorsByStatus('BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationFailed') : {};
       // Its answers passed the rate limiter like any other: they carry the same headers.
       const answers = Object.fromEntries(
         Object.entries(given.responses ?? {}).map(([status, response]) =>

@@ -1,5 +1,5 @@
 -- The two Postgres roles of one service, and its schema. Run it once per Postgres-backed service
--- (people, flows, messaging, activities), with psql, as a role that may create roles (the
+-- (people, flows, messaging, activities, webhooks), with psql, as a role that may create roles (the
 -- server's admin), in the service's database:
 --
 --   psql -v ON_ERROR_STOP=1 -v schema=people -v migrate_role=people_migrate -v app_role=people_app \

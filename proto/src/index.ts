@@ -10,6 +10,7 @@ import type { ProtoGrpcType as PeopleProto } from './gen/people';
 import type { ProtoGrpcType as ActivitiesProto } from './gen/activities';
 import type { ProtoGrpcType as MessagingProto } from './gen/messaging';
 import type { ProtoGrpcType as FlowsProto } from './gen/flows';
+import type { ProtoGrpcType as WebhooksProto } from './gen/webhooks';
 import type { EventCatalogOutput } from './gen/event-catalog';
 
 export type { Contact, Contact__Output } from './gen/crm/people/v1/Contact';
@@ -36,6 +37,9 @@ export type { Integration, Integration__Output } from './gen/crm/directory/v1/In
 export type { CreatedApiKey, CreatedApiKey__Output } from './gen/crm/directory/v1/CreatedApiKey';
 export type { CommonProto, DirectoryProto, PeopleProto };
 export type { ActivitiesProto };
+export type { WebhooksProto };
+export type { WebhooksServiceClient, WebhooksServiceHandlers } from './gen/crm/webhooks/v1/WebhooksService';
+export type { WebhookEndpoint__Output } from './gen/crm/webhooks/v1/WebhookEndpoint';
 export type {
   ActivitiesServiceClient,
   ActivitiesServiceDefinition,
@@ -140,6 +144,7 @@ export const loadActivities = (): ActivitiesProto =>
   load('crm/activities/v1/activities.proto') as unknown as ActivitiesProto;
 export const loadMessaging = (): MessagingProto => load('crm/messaging/v1/messaging.proto') as unknown as MessagingProto;
 export const loadFlows = (): FlowsProto => load('crm/flows/v1/flows.proto') as unknown as FlowsProto;
+export const loadWebhooks = (): WebhooksProto => load('crm/webhooks/v1/webhooks.proto') as unknown as WebhooksProto;
 
 // The event catalog (crm/events/v1/<context>-events.proto): subject constants per producing context,
 // generated from the `subject` option of each message, and the payload type of every subject.

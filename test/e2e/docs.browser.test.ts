@@ -92,7 +92,7 @@ suite('/docs in Chromium', () => {
   test('navigation by tag: one sidebar group per context, each opening its operations', async () => {
     const document = (await (await fetch(`${origin}/openapi.json`)).json()) as { tags: { name: string }[] };
     const tags = document.tags.map((t) => t.name);
-    expect(tags).toEqual(['People', 'Flows', 'Messaging', 'Activities', 'Directory']);
+    expect(tags).toEqual(['People', 'Flows', 'Messaging', 'Activities', 'Directory', 'Webhooks']);
     const sidebar = page.locator('aside, nav').first();
     for (const tag of tags) await expectEventually(async () => expect(await sidebar.getByText(tag, { exact: true }).count()).toBeGreaterThan(0), RENDER);
     // The guides come first, as an introduction.

@@ -7,6 +7,7 @@
  * against the served document), so an example that the API would refuse, or an answer that the
  * document does not describe, fails here.
  */
+import { expectEventually } from '@crm/kit/testing';
 import { type AllInOne, startAllInOne } from '../support/all-in-one';
 import { apiClient } from '../support/http';
 
@@ -34,8 +35,13 @@ afterAll(async () => {
 const resolve = (node: Json): Json => (node?.$ref ? String(node.$ref).replace(/^#\//, '').split('/').reduce((at: Json, part) => at[part], document) : node);
 const jsonExample = (media: Json | undefined): unknown => media?.example ?? Object.values((media?.examples ?? {}) as Json)[0]?.value;
 
-/** Creates in an order where every record an example names exists first. */
-const CREATE_ORDER = ['organizations', 'pools', 'email_templates', 'chatapp_templates', 'flows', 'contacts', 'tasks', 'call_logs', 'meetings', 'touchpoints', 'sent_emails', 'pool_contacts', 'enrollments'];
+/**
+ * Creates in an order where every record an example names exists first. The webhook endpoint comes
+ * first, so the contacts made after it are events it subscribes to (its example's event_types): a
+ * delivery then exists to read (its deliveries fail to connect, as the system runs without
+ * WEBHOOKS_ALLOW_*; that is a delivery all the same).
+ */
+const CREATE_ORDER = ['webhook_endpoints', 'organizations', 'pools', 'email_templates', 'chatapp_templates', 'flows', 'contacts', 'tasks', 'call_logs', 'meetings', 'touchpoints', 'sent_emails', 'pool_contacts', 'enrollments'];
 
 test('every create example is accepted as written and every read answers as documented', async () => {
   const created = new Map<string, string[]>();
@@ -118,6 +124,16 @@ test('every create example is accepted as written and every read answers as docu
     const answer = await call(method.toUpperCase(), template.replace('{id}', await parent()), await substitute(`${method} ${template}`, example));
     expect([template, answer.status, answer.body?.error]).toEqual([template, 200, undefined]);
   }
+
+  // A contact.created event reached the endpoint the example registered: a delivery to read.
+  const endpointId = created.get('webhook_endpoints')![0]!;
+  await expectEventually(
+    async () => {
+      const deliveries = await call('GET', `/v1/webhook_deliveries?endpoint_id=${endpointId}`);
+      expect([deliveries.status, deliveries.body.data.length > 0]).toEqual([200, true]);
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
 
   // Every read: lists as they are, one record of each, and the views under a record.
   const idOf = async (collection: string): Promise<string | undefined> => {

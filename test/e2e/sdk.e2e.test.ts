@@ -244,6 +244,54 @@ test('the read-only lists and the operations under a record, each through its ty
   expect(Array.isArray(events)).toBe(true);
 });
 
+test('webhook endpoints and their deliveries, each operation through its typed call', async () => {
+  // The system runs without WEBHOOKS_ALLOW_*: a public https name is accepted, and its deliveries
+  // fail to connect (and are retried), which is all this needs: a delivery to list, read and retry.
+  const { data: endpoint } = await crm.POST('/v1/webhook_endpoints', {
+    body: { url: 'https://example.com/hooks', description: 'SDK round trip', event_types: ['contact.created'] },
+  });
+  const id = endpoint.id;
+  // The secret is in the create's answer only: no read returns it.
+  expect(endpoint.secret).toMatch(/^whsec_/);
+  expect(endpoint).toMatchObject({ url: 'https://example.com/hooks', enabled: true, event_types: ['contact.created'] });
+  const listed = await crm.paginate('/v1/webhook_endpoints', { params: { query: { limit: 1 } } }).toArray();
+  expect(listed.map((e) => e.id)).toContain(id);
+  expect(listed.every((e) => !Object.hasOwn(e, 'secret'))).toBe(true);
+  const got = (await crm.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } } })).data;
+  expect(got).toMatchObject({ id, description: 'SDK round trip' });
+  expect(got).not.toHaveProperty('secret');
+  const patched = (await crm.PATCH('/v1/webhook_endpoints/{id}', { params: { path: { id } }, body: { description: 'Edited' } })).data;
+  expect(patched).toMatchObject({ id, description: 'Edited' });
+  expect(patched).not.toHaveProperty('secret');
+  const rotated = (await crm.POST('/v1/webhook_endpoints/{id}/rotate_secret', { params: { path: { id } } })).data;
+  expect(rotated).toMatchObject({ id, description: 'Edited' });
+  expect(rotated.secret).toMatch(/^whsec_/);
+  expect(rotated.secret).not.toBe(endpoint.secret);
+
+  // A new contact is a contact.created event: one delivery to the endpoint.
+  const [contact] = await newContacts(1);
+  const aboutContact = (d: { payload: Record<string, unknown> }) => (d.payload.data as { id?: string } | undefined)?.id === contact!.id;
+  let deliveryId = '';
+  await expectEventually(
+    async () => {
+      const deliveries = await crm.paginate('/v1/webhook_deliveries', { params: { query: { endpoint_id: id, limit: 1 } } }).toArray();
+      expect(deliveries.every((d) => d.endpoint_id === id)).toBe(true);
+      const delivery = deliveries.find(aboutContact);
+      expect(delivery).toMatchObject({ event_type: 'contact.created' });
+      deliveryId = delivery!.id;
+    },
+    { timeoutMs: 60_000, intervalMs: 1_000 },
+  );
+  const delivery = (await crm.GET('/v1/webhook_deliveries/{id}', { params: { path: { id: deliveryId } } })).data;
+  expect(delivery).toMatchObject({ id: deliveryId, endpoint_id: id, event_type: 'contact.created' });
+  const retried = (await crm.POST('/v1/webhook_deliveries/{id}/retry', { params: { path: { id: deliveryId } } })).data;
+  expect(retried).toMatchObject({ id: deliveryId, event_id: delivery.event_id, status: 'pending' });
+
+  await expect(crm.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id } } })).resolves.toBeUndefined();
+  const missing = await crm.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } } }).catch((e: unknown) => e);
+  expect(missing).toMatchObject({ status: 404, code: 'not_found' });
+});
+
 test('every operation of the served document was called through the SDK', async () => {
   const document = (await (await fetch(`${system.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
   const called = new Set(

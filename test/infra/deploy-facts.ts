@@ -20,9 +20,10 @@ export const OVERLAYS = ['base', 'dev'] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
 /**
- * Components whose deployment files exist before the command line can run them: messaging is being
- * added to SERVICE_COMPONENTS now, flows next. Remove each name here when it joins the command line
- * (the test fails until then: a planned component that is already a CLI component is an error).
+ * Components whose deployment files exist before the command line can run them (none now: webhooks
+ * joined). Remove each name here (and from PLANNED_POSTGRES) when it joins SERVICE_COMPONENTS: the
+ * first test of deploy-files.test.ts fails until then, since a planned component that is already a
+ * CLI component is an error.
  */
 export const PLANNED_COMPONENTS = [] as readonly string[];
 /** Planned components that will keep a Postgres schema. */

@@ -51,13 +51,22 @@ const COLLECTOR_CONFIG = 'infra/k8s/base/otel-collector.config.yaml';
 
 /** The environment each role must be given (beyond OpenTelemetry's). */
 const ROLE_ENV: Record<string, string[]> = {
-  gateway: ['HOST', 'PORT', 'DIRECTORY_ADDR', 'PEOPLE_ADDR', 'FLOWS_ADDR', 'MESSAGING_ADDR', 'ACTIVITIES_ADDR', 'REDIS_URL'],
+  gateway: ['HOST', 'PORT', 'DIRECTORY_ADDR', 'PEOPLE_ADDR', 'FLOWS_ADDR', 'MESSAGING_ADDR', 'ACTIVITIES_ADDR', 'WEBHOOKS_ADDR', 'REDIS_URL'],
   directory: ['GRPC_ADDR', 'MONGO_URL', 'MONGO_DB', 'SECRETS_KEY', 'KEY_PEPPER', 'NATS_URL'],
   people: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'DB_MIGRATE', 'NATS_URL', 'CURSOR_SECRET', 'DIRECTORY_ADDR'],
   flows: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'DB_MIGRATE', 'NATS_URL', 'CURSOR_SECRET', 'DIRECTORY_ADDR', 'PEOPLE_ADDR', 'MESSAGING_ADDR', 'ACTIVITIES_ADDR'],
   messaging: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'DB_MIGRATE', 'NATS_URL', 'CURSOR_SECRET', 'REDIS_URL', 'DIRECTORY_ADDR', 'PEOPLE_ADDR', 'INBOUND_SMTP_ADDR'],
   activities: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'DB_MIGRATE', 'NATS_URL', 'CURSOR_SECRET', 'DIRECTORY_ADDR', 'PEOPLE_ADDR'],
+  // SECRETS_KEY encrypts the endpoints' signing secrets at rest; the peers own the records its deliveries carry.
+  webhooks: ['GRPC_ADDR', 'DATABASE_URL', 'DB_SCHEMA', 'DB_MIGRATE', 'NATS_URL', 'CURSOR_SECRET', 'SECRETS_KEY', 'PEOPLE_ADDR', 'FLOWS_ADDR', 'MESSAGING_ADDR', 'ACTIVITIES_ADDR'],
 };
+/**
+ * Development-only switches: they lift webhooks' egress check (private addresses, plain http).
+ * No deployment file sets them: a developer does, for their own machine (docker-compose.yml's header).
+ */
+const DEV_ONLY_ENV = ['WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOKS_ALLOW_HTTP'];
+/** Components that reach outside the deployment: messaging (SMTP), webhooks (https to receivers). */
+const EGRESS_COMPONENTS = ['messaging', 'webhooks'];
 const OTEL_ENV = ['OTEL_SERVICE_NAME', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_TRACES_EXPORTER'];
 const OTLP_HTTP_ENDPOINT = 'http://otel-collector:4318';
 /** Variable naming the address of each service. */
@@ -449,20 +458,32 @@ describe('docker-compose.yml', () => {
       expect(env(c).DB_MIGRATE).toBe('skip');
       expect(services[c].depends_on[`${c}-migrate`]).toEqual({ condition: 'service_completed_successfully' });
     }
-    // Postgres creates the roles at first start, from the same roles.sql production runs
+    // Postgres creates the roles at first start, from the same roles.sql production runs, for
+    // every Postgres service (init-roles.sh's list)
+    const initServices = /\$\{CRM_DB_SERVICES:-([^}]*)\}/.exec(read(ROOT, 'infra/postgres/init-roles.sh'))?.[1]?.split(/\s+/);
+    expect(initServices?.sort()).toEqual([...POSTGRES_SERVICES].sort());
     expect(services.postgres.volumes).toEqual(
       expect.arrayContaining(['./infra/postgres/init-roles.sh:/docker-entrypoint-initdb.d/init-roles.sh:ro', './infra/postgres/roles.sql:/etc/crm/postgres/roles.sql:ro']),
     );
     expect(fs.statSync(path.join(ROOT, 'infra/postgres/init-roles.sh')).mode & 0o111).not.toBe(0);
   });
 
-  test('networks: everything on the internal backend; only the gateway, messaging and the published monitoring reach outside', () => {
+  test('networks: everything on the internal backend; only the gateway, messaging, webhooks and the published monitoring reach outside', () => {
     expect(compose.networks.backend.internal).toBe(true);
     expect(compose.networks.edge?.internal).toBeFalsy();
     for (const [name, s] of Object.entries(services)) {
       const nets = [...(s.networks ?? [])].sort();
-      expect([name, nets]).toEqual([name, ['gateway', 'messaging', ...MONITORING].includes(name) ? ['backend', 'edge'] : ['backend']]);
+      expect([name, nets]).toEqual([name, ['gateway', ...EGRESS_COMPONENTS, ...MONITORING].includes(name) ? ['backend', 'edge'] : ['backend']]);
     }
+  });
+
+  test('sets none of the development-only switches (webhooks\' egress check stays on)', () => {
+    for (const [name, s] of Object.entries(services)) {
+      for (const v of DEV_ONLY_ENV) expect([name, v, v in (s.environment ?? {})]).toEqual([name, v, false]);
+    }
+    // the header says how a developer lifts them, for webhooks only
+    const header = read(ROOT, 'docker-compose.yml').split('\n').filter((l) => l.startsWith('#')).join('\n');
+    for (const v of DEV_ONLY_ENV) expect(header).toContain(v);
   });
 
   test.each(COMPONENTS)('%s has the environment its role needs', (c) => {
@@ -664,6 +685,30 @@ describe('Kubernetes manifests (files)', () => {
       expect(t.data).toBeUndefined();
       for (const [k, v] of Object.entries(t.stringData)) expect([t.metadata.name, k, v]).toEqual([t.metadata.name, k, '']);
       expect([t.metadata.name, Object.keys(generated(devKustomization, t.metadata.name) ?? {}).sort()]).toEqual([t.metadata.name, Object.keys(t.stringData).sort()]);
+    }
+  });
+
+  test('no overlay sets a development-only switch, in any form (env, config.env, a generated ConfigMap or Secret)', () => {
+    const files = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const all = files(path.join(ROOT, 'infra', 'k8s'));
+    expect(all).toEqual(expect.arrayContaining([path.join(K8S_BASE, 'config.env'), path.join(K8S_BASE, 'webhooks.yaml')]));
+    for (const file of all) {
+      // comments may say why they are absent; nothing else may name them
+      const code = read(file).split('\n').map((l) => l.replace(/(^|\s)#.*$/, '')).join('\n');
+      for (const v of DEV_ONLY_ENV) expect([path.relative(ROOT, file), v, code.includes(v)]).toEqual([path.relative(ROOT, file), v, false]);
+    }
+    if (kustomizeAvailable) {
+      for (const overlay of OVERLAYS) {
+        for (const { workload, spec } of podTemplates(rendered[overlay])) {
+          for (const c of allContainers(spec)) {
+            const names = [...(c.env ?? []).map((e: any) => e.name), ...(c.envFrom ?? []).map(() => '<envFrom>')];
+            for (const v of DEV_ONLY_ENV) expect([overlay, workload.metadata.name, v, names.includes(v)]).toEqual([overlay, workload.metadata.name, v, false]);
+            // envFrom would import whatever a ConfigMap or Secret holds: none is used
+            expect([overlay, workload.metadata.name, names.includes('<envFrom>')]).toEqual([overlay, workload.metadata.name, false]);
+          }
+        }
+      }
     }
   });
 
@@ -936,9 +981,13 @@ describe('Kubernetes manifests (files)', () => {
 
     test('its secrets are dev-only values that reach the dev backing services, each service with its own roles', () => {
       const directory = devSecrets('crm-directory');
-      const key = Buffer.from(directory.SECRETS_KEY!, 'base64');
-      expect(key.length).toBe(32);
-      expect(key.toString()).toMatch(/^dev-only-/);
+      // every component's SECRETS_KEY (the directory's, webhooks'): 32 bytes, dev-only
+      for (const c of COMPONENTS.filter((x) => devSecrets(`crm-${x}`)?.SECRETS_KEY !== undefined)) {
+        const key = Buffer.from(devSecrets(`crm-${c}`).SECRETS_KEY!, 'base64');
+        expect([c, key.length]).toEqual([c, 32]);
+        expect([c, key.toString()]).toEqual([c, expect.stringMatching(/^dev-only-/)]);
+      }
+      expect(directory.SECRETS_KEY).toBeDefined();
       expect(directory.KEY_PEPPER).toMatch(/^dev-only-/);
       const pgSecret = devSecrets('postgres-dev');
       const pgEnv = envMap(mainContainer(find(dev, 'StatefulSet', 'postgres')));

@@ -171,13 +171,36 @@ function matchesSelector(selector: any, labels: Record<string, string>): boolean
   return true;
 }
 
+/** An IPv4 or IPv6 address as a number and its width in bits (`::` and a trailing dotted quad read). */
+function parseIp(ip: string): { value: bigint; bits: number } {
+  const v4 = (a: string) => {
+    const octets = a.split('.').map(Number);
+    if (octets.length !== 4 || octets.some((o) => !Number.isInteger(o) || o < 0 || o > 255)) throw new Error(`bad IPv4 address ${a}`);
+    return octets.reduce((n, o) => n * 256n + BigInt(o), 0n);
+  };
+  if (!ip.includes(':')) return { value: v4(ip), bits: 32 };
+  // ::ffff:10.0.0.1 -> ::ffff:a00:1
+  const text = ip.replace(/(\d+\.\d+\.\d+\.\d+)$/, (q) => {
+    const n = v4(q);
+    return `${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
+  });
+  const groups = (part: string) => (part ? part.split(':').map((g) => BigInt(`0x${g}`)) : []);
+  const halves = text.split('::');
+  if (halves.length > 2) throw new Error(`bad IPv6 address ${ip}`);
+  const head = groups(halves[0]!);
+  const tail = halves.length === 2 ? groups(halves[1]!) : [];
+  const words = halves.length === 2 ? [...head, ...Array<bigint>(8 - head.length - tail.length).fill(0n), ...tail] : head;
+  if (words.length !== 8 || words.some((w) => w > 0xffffn)) throw new Error(`bad IPv6 address ${ip}`);
+  return { value: words.reduce((n, w) => (n << 16n) | w, 0n), bits: 128 };
+}
+
 function ipInCidr(ip: string, cidr: string): boolean {
-  const [base, bits] = cidr.split('/');
-  if (ip.includes(':') !== base!.includes(':')) return false;
-  if (ip.includes(':')) return Number(bits) === 0; // the policies use ::/0 only
-  const toInt = (a: string) => a.split('.').reduce((n, o) => n * 256 + Number(o), 0);
-  const mask = Number(bits) === 0 ? 0 : (~0 << (32 - Number(bits))) >>> 0;
-  return ((toInt(ip) & mask) >>> 0) === ((toInt(base!) & mask) >>> 0);
+  const [base, prefix] = cidr.split('/');
+  const a = parseIp(ip);
+  const b = parseIp(base!);
+  if (a.bits !== b.bits) return false; // an ipBlock of one family never matches the other
+  const shift = BigInt(a.bits - Number(prefix));
+  return a.value >> shift === b.value >> shift;
 }
 
 /** Whether a NetworkPolicyPeer (in a policy of namespace crm) designates this endpoint. */
@@ -236,6 +259,7 @@ function expectedEdges(workloadIds: string[]): string[] {
     ['gateway', 'flows'],
     ['gateway', 'messaging'],
     ['gateway', 'activities'],
+    ['gateway', 'webhooks'],
     ['flows', 'directory'],
     ['flows', 'people'],
     ['flows', 'messaging'],
@@ -246,6 +270,8 @@ function expectedEdges(workloadIds: string[]): string[] {
     ['people', 'directory'],
     ['activities', 'directory'],
     ['activities', 'people'],
+    // The records webhook deliveries carry, read from their owning contexts (services/webhooks/README.md).
+    ...WEBHOOKS_PEERS.map((to): [string, string] => ['webhooks', to]),
   ];
   const edges = [
     tcp('ingress-controller', 'gateway', PORTS.gateway!),
@@ -259,12 +285,16 @@ function expectedEdges(workloadIds: string[]): string[] {
     ...COMPONENTS.map((c) => tcp('prometheus', c, METRICS_PORT)),
     ...[25, 465, 587].map((port) => tcp('messaging', 'internet', port)),
     tcp('internet', 'messaging', INBOUND_SMTP_PORT),
+    // Webhook deliveries: https to public addresses only (see the webhooks egress tests below).
+    tcp('webhooks', 'internet', 443),
     ...workloadIds.flatMap((w) => [`${w} -> kube-dns:53/TCP`, `${w} -> kube-dns:53/UDP`]),
   ];
   return edges.sort();
 }
 
 const BACKING = ['postgres', 'mongo', 'redis', 'nats'];
+/** The contexts webhooks reads records from over gRPC (PEOPLE_ADDR, FLOWS_ADDR, MESSAGING_ADDR, ACTIVITIES_ADDR). */
+const WEBHOOKS_PEERS = ['people', 'flows', 'messaging', 'activities'];
 
 function endpointsOf(docs: any[]): Endpoint[] {
   const pods: Endpoint[] = podTemplates(docs).map(({ workload, spec, labels }) => ({
@@ -332,6 +362,126 @@ suite.each(OVERLAYS)('%s overlay: NetworkPolicies', (overlay) => {
 });
 
 // ------------------------------------------------------------------------------------------------
+// Webhooks' egress: its four peers on their gRPC ports, the Internet on 443, never another part of
+// the cluster or a private range
+// ------------------------------------------------------------------------------------------------
+
+/** Public addresses a receiver may have, IPv4 and IPv6. */
+const PUBLIC_ADDRESSES = ['203.0.113.25', '1.1.1.1', '8.8.8.8', '100.63.255.1', '100.128.0.1', '172.15.0.1', '172.32.0.1', '192.167.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888'];
+/** What a delivery must never reach: the cluster (pods, Services, nodes) and every private, shared, loopback, link-local or metadata range. */
+const REFUSED_ADDRESSES: Record<string, string[]> = {
+  'private 10.0.0.0/8 (pods, Services)': ['10.0.0.1', '10.96.0.1', '10.244.3.7', '10.255.255.255'],
+  'private 172.16.0.0/12': ['172.16.0.1', '172.20.4.5', '172.31.255.254'],
+  'private 192.168.0.0/16': ['192.168.0.1', '192.168.49.2'],
+  'shared 100.64.0.0/10 (carrier-grade NAT, some clusters\' pods)': ['100.64.0.1', '100.127.255.254'],
+  'link-local 169.254.0.0/16 (cloud metadata)': ['169.254.169.254', '169.254.0.1'],
+  'loopback 127.0.0.0/8': ['127.0.0.1', '127.1.2.3'],
+  'this network 0.0.0.0/8': ['0.0.0.0'],
+  'IPv6 unique local fc00::/7 (AWS metadata fd00:ec2::254)': ['fd00:ec2::254', 'fc00::1', 'fdff:ffff::1'],
+  'IPv6 link-local fe80::/10': ['fe80::1', 'febf::1'],
+  'IPv6 loopback': ['::1'],
+};
+
+/** A destination outside the namespace at `ip` (a pod or node of the cluster when `namespace` is set). */
+const destination = (id: string, ip: string, ports: number[], namespace?: string): Endpoint => ({
+  id,
+  ip,
+  namespace,
+  labels: namespace ? { 'app.kubernetes.io/name': 'receiver' } : undefined,
+  ports: ports.map((port) => ({ port, protocol: 'TCP' })),
+  inCrm: false,
+});
+
+suite.each(OVERLAYS)('%s overlay: webhooks egress', (overlay) => {
+  const policies = () => ofKind(rendered[overlay], 'NetworkPolicy');
+  const webhooks = () => endpointsOf(rendered[overlay]).find((e) => e.id === 'webhooks')!;
+  /** The ports webhooks may open to each destination. */
+  const reach = (policySet: any[], destinations: Endpoint[]) => {
+    const edges = allowedEdges(policySet, [webhooks(), ...destinations]).filter((e) => e.startsWith('webhooks -> '));
+    return Object.fromEntries(destinations.map((d) => [d.id, edges.filter((e) => e.startsWith(`webhooks -> ${d.id}:`)).map((e) => Number(/:(\d+)\//.exec(e)![1])).sort((a, b) => a - b)]));
+  };
+
+  test('the address parser reads both families, :: and mapped forms', () => {
+    expect(ipInCidr('10.1.2.3', '10.0.0.0/8')).toBe(true);
+    expect(ipInCidr('11.1.2.3', '10.0.0.0/8')).toBe(false);
+    expect(ipInCidr('fd00:ec2::254', 'fc00::/7')).toBe(true);
+    expect(ipInCidr('fe00::1', 'fc00::/7')).toBe(false);
+    expect(ipInCidr('::ffff:10.0.0.1', '::ffff:0:0/96')).toBe(true);
+    expect(ipInCidr('::ffff:10.0.0.1', '10.0.0.0/8')).toBe(false); // another family: an IPv6 block judges it
+    expect(ipInCidr('2606:4700:4700::1111', '::/0')).toBe(true);
+    expect(ipInCidr('1.1.1.1', '::/0')).toBe(false);
+  });
+
+  test('admits https (443) to public addresses, IPv4 and IPv6, and no other port', () => {
+    const targets = PUBLIC_ADDRESSES.map((ip) => destination(`public ${ip}`, ip, [22, 25, 80, 443, 5432, 8443]));
+    const allowed = reach(policies(), targets);
+    for (const t of targets) expect([t.id, allowed[t.id]]).toEqual([t.id, [443]]);
+  });
+
+  test('refuses the private, shared, loopback and link-local ranges and the cluster, on every port', () => {
+    const targets = Object.entries(REFUSED_ADDRESSES).flatMap(([range, ips]) => ips.map((ip) => destination(`${range} ${ip}`, ip, [80, 443, 4222, 5432, 8080, 50051])));
+    // pods and nodes of the cluster, in another namespace, reached by their addresses
+    targets.push(destination('a pod of another namespace', '10.244.1.9', [443, 8080], 'default'));
+    targets.push(destination('the API server (kubernetes.default)', '10.96.0.1', [443, 6443], 'default'));
+    targets.push(destination('a node (kubelet)', '192.168.49.2', [443, 10250]));
+    const allowed = reach(policies(), targets);
+    for (const t of targets) expect([t.id, allowed[t.id]]).toEqual([t.id, []]);
+    // nor any of its own namespace's workloads but what the graph allows (its peers, Postgres, NATS, the collector, DNS)
+    const graph = allowedEdges(policies(), endpointsOf(rendered[overlay])).filter((e) => e.startsWith('webhooks -> '));
+    expect(graph.map((e) => e.replace(/^webhooks -> /, '').replace(/:.*$/, '')).sort()).toEqual(
+      [...WEBHOOKS_PEERS, 'internet', 'kube-dns', 'kube-dns', 'nats', 'otel-collector', 'postgres'].sort(),
+    );
+  });
+
+  test('reaches exactly people, flows, messaging and activities on their gRPC ports, its stores, DNS, the collector and the Internet on 443', () => {
+    const graph = allowedEdges(policies(), endpointsOf(rendered[overlay])).filter((e) => e.startsWith('webhooks -> '));
+    expect(graph).toEqual(
+      [
+        ...WEBHOOKS_PEERS.map((p) => `webhooks -> ${p}:${PORTS[p]}/TCP`),
+        'webhooks -> postgres:5432/TCP',
+        'webhooks -> nats:4222/TCP',
+        'webhooks -> otel-collector:4318/TCP',
+        'webhooks -> kube-dns:53/TCP',
+        'webhooks -> kube-dns:53/UDP',
+        'webhooks -> internet:443/TCP',
+      ].sort(),
+    );
+    // never the directory, the gateway, or a backing service it does not use
+    for (const other of ['directory', 'gateway', 'mongo', 'redis']) expect(graph.filter((e) => e.startsWith(`webhooks -> ${other}:`))).toEqual([]);
+  });
+
+  test('a peer call needs both ends: without the peer\'s ingress from webhooks, or webhooks\' egress to it, the edge is gone', () => {
+    const edge = `webhooks -> people:${PORTS.people}/TCP`;
+    const endpoints = endpointsOf(rendered[overlay]);
+    expect(allowedEdges(policies(), endpoints)).toContain(edge);
+    const noIngress = structuredClone(policies());
+    for (const rule of noIngress.find((p: any) => p.metadata.name === 'people').spec.ingress) {
+      rule.from = rule.from?.filter((peer: any) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] !== 'webhooks');
+    }
+    expect(allowedEdges(noIngress, endpoints)).not.toContain(edge);
+    const noEgress = structuredClone(policies());
+    const own = noEgress.find((p: any) => p.metadata.name === 'webhooks');
+    own.spec.egress = own.spec.egress.filter((r: any) => !r.to?.some((peer: any) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'people'));
+    expect(allowedEdges(noEgress, endpoints)).not.toContain(edge);
+  });
+
+  test('the check has teeth: a policy without the `except` lists, or on port 80, is caught', () => {
+    const open = structuredClone(policies());
+    for (const block of open.find((p: any) => p.metadata.name === 'webhooks').spec.egress.flatMap((r: any) => r.to ?? [])) delete block.ipBlock?.except;
+    const leaked = reach(open, [destination('metadata', '169.254.169.254', [80]), destination('pod', '10.244.1.9', [443]), destination('ula', 'fd00:ec2::254', [443])]);
+    expect(leaked).toEqual({ metadata: [], pod: [443], ula: [443] });
+    const http = structuredClone(policies());
+    http.find((p: any) => p.metadata.name === 'webhooks').spec.egress.find((r: any) => r.to?.some((t: any) => t.ipBlock)).ports.push({ port: 80, protocol: 'TCP' });
+    expect(reach(http, [destination('public', '1.1.1.1', [80, 443])]).public).toEqual([80, 443]);
+  });
+
+  test('is reached by the gateway only, on its gRPC port, besides the metrics scrape', () => {
+    const graph = allowedEdges(policies(), endpointsOf(rendered[overlay])).filter((e) => / -> webhooks:/.test(e));
+    expect(graph).toEqual([`gateway -> webhooks:${PORTS.webhooks}/TCP`, `prometheus -> webhooks:${METRICS_PORT}/TCP`]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
 // Deploying one service on its own
 // ------------------------------------------------------------------------------------------------
 
@@ -363,7 +513,7 @@ suite.each(OVERLAYS)('%s overlay: one service at a time', (overlay) => {
     }
   });
 
-  test.each(SERVICES.filter((s) => ['people', 'activities'].includes(s)))('a new image tag for %s changes its Deployment and no other', (service) => {
+  test.each(SERVICES.filter((s) => ['people', 'activities', 'webhooks'].includes(s)))('a new image tag for %s changes its Deployment and no other', (service) => {
     const after = renderEdited(overlay, (copy) =>
       editKustomization(copy, overlay, (k) => {
         k.images.find((i: any) => i.name === `crm-${service}`).newTag = '9.9.9-hotfix';
@@ -380,7 +530,7 @@ suite.each(OVERLAYS)('%s overlay: one service at a time', (overlay) => {
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('ACTIVITIES_ADDR=activities:50055', 'ACTIVITIES_ADDR=activities.crm.svc:50055'));
     });
     // the ConfigMap's name carries its content's hash, so each pod template that names it changes
-    expect(changed(rendered[overlay], after)).toEqual(['directory', 'flows', 'gateway', 'messaging', 'people', 'activities'].filter((c) => COMPONENTS.includes(c)).sort());
+    expect(changed(rendered[overlay], after)).toEqual(['directory', 'flows', 'gateway', 'messaging', 'people', 'activities', 'webhooks'].filter((c) => COMPONENTS.includes(c)).sort());
     const collector = renderEdited(overlay, (copy) => {
       const file = path.join(copy, 'base', 'otel-collector.config.yaml');
       fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}\n# changed\n`);

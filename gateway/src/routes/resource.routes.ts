@@ -15,14 +15,16 @@ import {
   type ServiceClient,
   createServiceClient,
   isUuid,
+  messageToCreateAnswer,
   messageToRecord,
   parseListQuery,
   rpcName,
+  recordDecodersOf,
   toListRequest,
   toStruct,
   validateWrite,
 } from '@crm/kit';
-import { type RecordDecoders, compileRecordDecoders, typesOfMethod } from '@crm/proto';
+import type { RecordDecoders } from '@crm/proto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../plugins/auth';
 
@@ -46,20 +48,8 @@ export interface ServiceContext {
   routes(client: ServiceClient<unknown>, deadlineMs: number): ResourceRouteOptions[];
 }
 
-/**
- * A resource's answers read straight into records (@crm/proto's record-decoder), when its get and
- * list answers have the shape that module reads; otherwise undefined, and they are decoded as
- * messages and mapped by kit's messageToRecord.
- */
-export function recordDecodersOf(service: grpc.ServiceDefinition, spec: ResourceSpec): RecordDecoders | undefined {
-  const get = service[rpcName(spec, 'get')];
-  const list = service[rpcName(spec, 'list')];
-  const record = get && typesOfMethod(get.path)?.response;
-  const page = list && typesOfMethod(list.path)?.response;
-  if (!record || !page) return undefined;
-  const fields = Object.entries(spec.fields).map(([name, field]) => ({ name, json: field.type === 'json', legacy: field.legacyProtoField }));
-  return compileRecordDecoders(record, page, fields);
-}
+/** Moved to kit (one home with the webhooks service's bodies); re-exported for the gateway's tests. */
+export { recordDecodersOf } from '@crm/kit';
 
 /** The generic operations of a route, called by the RPC names of the generated definition. */
 export function resourceClient<D>(client: ServiceClient<D>, route: ResourceRoute): ResourceClient {
@@ -86,7 +76,8 @@ export function resourceClient<D>(client: ServiceClient<D>, route: ResourceRoute
       return { data: response.data.map((message) => messageToRecord(spec, message)), page: response.page };
     },
     get: asRecord('get'),
-    create: asRecord('create'),
+    // A create answer field (a secret shown once) is no field of the record the fast decoder reads.
+    create: spec.createAnswerFields ? async (request, options) => messageToCreateAnswer(spec, await call('create', request, options)) : asRecord('create'),
     update: asRecord('update'),
     delete: (request, options) => call('delete', request, options),
   };

@@ -141,6 +141,7 @@ export const DEFAULT_PORTS = {
   flows: 50053,
   messaging: 50054,
   activities: 50055,
+  webhooks: 50056,
 } as const;
 
 /** `<NAME>_ADDR`: where a component is reached. */

@@ -23,6 +23,7 @@ export * from './record-codec';
 export * from './resource';
 export * from './resource-store';
 export * from './scopes';
+export * from './secrets';
 export * from './smtp-secret';
 export * from './sql';
 export * from './time';

@@ -4,8 +4,12 @@ import { type FieldValue, parseBodyValue } from './field-values';
 import { JSON_LIMITS, codePointLength, findJsonProblem, printableKey, textProblem } from './json-limits';
 import { type ResourceSpec, declaredField, isNullable } from './resource';
 
-/** Body keys that are never custom fields even though no resource declares them. */
-const RESERVED = new Set(['workspace_id', 'custom', 'custom_fields', 'object']);
+/**
+ * Body keys that are never custom fields even though no resource declares them: ignored in a body,
+ * like a declared read-only field, whether or not the resource keeps custom fields.
+ */
+export const RESERVED_BODY_KEYS: ReadonlySet<string> = new Set(['workspace_id', 'custom', 'custom_fields', 'object']);
+const RESERVED = RESERVED_BODY_KEYS;
 const { maxCustomFields: MAX_CUSTOM_FIELDS, maxCustomKeyLength: MAX_CUSTOM_KEY_LENGTH, customMaxDepth, customMaxBytes } = JSON_LIMITS;
 
 export interface WriteValues {

@@ -9,6 +9,8 @@ import { type ListQuery, type RawListParams, parseListQuery } from './list-query
 import type { ApiRecord } from './record-codec';
 import type { ResourceSpec } from './resource';
 import type { ResourceStore, WriteContext } from './resource-store';
+import type { CallOptions, ServiceClient } from './grpc';
+import { type RecordDecoders, compileRecordDecoders, typesOfMethod } from '@crm/proto';
 
 /**
  * The generic seam between API records and their gRPC messages. A resource's message has one field
@@ -67,6 +69,67 @@ export function messageToRecord(spec: ResourceSpec, message: object): ApiRecord 
   return recordCodec(spec).messageToRecord(message as Record<string, unknown>);
 }
 
+/**
+ * A create's answer (a record with the resource's `createAnswerFields`, such as a secret shown once)
+ * as the record's message: the record's fields as recordToMessage maps them, and each create answer
+ * field that holds a value in its own proto field, never among the custom ones.
+ */
+export function createAnswerToMessage(spec: ResourceSpec, answer: ApiRecord): Record<string, unknown> {
+  const extras = Object.keys(spec.createAnswerFields ?? {});
+  if (!extras.length) return recordToMessage(spec, answer);
+  const record = { ...answer };
+  for (const name of extras) delete record[name];
+  const message = recordToMessage(spec, record);
+  for (const name of extras) if (answer[name] !== null && answer[name] !== undefined) message[name] = answer[name];
+  return message;
+}
+
+/** The create's answer a message carries: its record (messageToRecord), then each create answer field it holds. */
+export function messageToCreateAnswer(spec: ResourceSpec, message: object): ApiRecord {
+  const record = messageToRecord(spec, message);
+  for (const name of Object.keys(spec.createAnswerFields ?? {})) {
+    const value = (message as Record<string, unknown>)[name];
+    if (value !== null && value !== undefined) record[name] = value;
+  }
+  return record;
+}
+
+/**
+ * A resource's answers read straight into records (@crm/proto's record-decoder), when its get and
+ * list answers have the shape that module reads; otherwise undefined, and they are decoded as
+ * messages and mapped by messageToRecord. The one home of "a gRPC answer as the API's record":
+ * the gateway's routes and the webhooks service's bodies both use it.
+ */
+export function recordDecodersOf(service: grpc.ServiceDefinition, spec: ResourceSpec): RecordDecoders | undefined {
+  const get = service[rpcName(spec, 'get')];
+  const list = service[rpcName(spec, 'list')];
+  const record = get && typesOfMethod(get.path)?.response;
+  const page = list && typesOfMethod(list.path)?.response;
+  if (!record || !page) return undefined;
+  const fields = Object.entries(spec.fields).map(([name, field]) => ({ name, json: field.type === 'json', legacy: field.legacyProtoField }));
+  return compileRecordDecoders(record, page, fields);
+}
+
+/**
+ * Reads one record of `spec` from its owning context over `client` (its Get RPC) as the API returns
+ * it, decoded the way the gateway decodes it (recordDecodersOf, else messageToRecord). A NotFound
+ * answer is a CrmError like any other.
+ */
+export function recordReader(client: ServiceClient<unknown>, spec: ResourceSpec) {
+  let decoders: RecordDecoders | undefined | null = null;
+  const decodersOf = () => {
+    if (decoders === null) decoders = recordDecodersOf((client.channel.constructor as unknown as { service: grpc.ServiceDefinition }).service, spec);
+    return decoders;
+  };
+  const method = rpcName(spec, 'get') as never;
+  return async (workspaceId: string, id: string, options: CallOptions = {}): Promise<ApiRecord> => {
+    const request = { workspace_id: workspaceId, id } as never;
+    const fast = decodersOf();
+    const answer = await (client as ServiceClient<Record<string, grpc.MethodDefinition<unknown, unknown>>>).call(method, request, fast ? { ...options, deserialize: fast.record } : options);
+    return fast ? (answer as ApiRecord) : messageToRecord(spec, answer as object);
+  };
+}
+
 interface WriteRequestMessage {
   workspace_id: string;
   id?: string;
@@ -94,7 +157,7 @@ export function resourceHandlers(store: ResourceStore) {
       return toMessage(await store.get(requireUuid(request.workspace_id, 'workspace_id'), requireUuid(request.id, 'id')));
     },
     async create(request: WriteRequestMessage) {
-      return toMessage(await store.create(writer(request), fromStruct(request.fields)));
+      return createAnswerToMessage(spec, await store.create(writer(request), fromStruct(request.fields)));
     },
     async update(request: WriteRequestMessage) {
       return toMessage(await store.update(writer(request), requireUuid(request.id, 'id'), fromStruct(request.fields)));

@@ -85,6 +85,14 @@ export interface ResourceSpec {
   readonly operationDocs?: OperationDocs;
   /** The merge patch the reference shows for update (default: one field with a declared example). */
   readonly updateExample?: Readonly<Record<string, unknown>>;
+  /**
+   * Fields the create's answer carries beside the record and no read returns: a value shown once,
+   * such as a webhook endpoint's signing secret. They are no column and no field of the record (its
+   * schema, a get, a list); they travel in the record's proto message as proto3 `optional` fields
+   * set only in that answer (and in the answers of the context's own RPCs that issue them again).
+   * The reference describes the create's answer as its own schema, `<Record>Created`.
+   */
+  readonly createAnswerFields?: Readonly<Record<string, FieldSpec>>;
 }
 
 /** The generated column's expression for a resource with a `searchColumn` (its migration uses it). */
@@ -129,6 +137,14 @@ export function defineResource<const S extends ResourceSpec>(spec: S): S {
       if (!twin || twin.sameAs !== undefined || twin.type !== field.type || isNullable(twin) !== isNullable(field)) {
         throw new Error(`${spec.name}.${name}: sameAs names ${field.sameAs}, which must be another field of the same type and nullability`);
       }
+    }
+  }
+  for (const [name, field] of Object.entries(spec.createAnswerFields ?? {})) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name) || Object.hasOwn(fields, name) || name === 'custom_fields') {
+      throw new Error(`${spec.name}: create answer field ${name} must be a proto field name of no declared field`);
+    }
+    if (!field.readOnly || field.type === 'json' || field.filter || field.sort || field.search || field.sameAs !== undefined) {
+      throw new Error(`${spec.name}.${name}: a create answer field is read-only, scalar, and no filter, sort key or search field`);
     }
   }
   return spec;

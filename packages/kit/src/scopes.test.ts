@@ -22,6 +22,15 @@ describe('parseScopes', () => {
     ]);
   });
 
+  it('names the webhooks API by one scope resource, webhooks (DESIGN.md section 4)', () => {
+    expect(parseScopes(['webhooks:read', 'webhooks:write', 'webhooks:delete', 'webhooks:*']).scopes).toHaveLength(4);
+    expect(isScope('webhook_endpoints:read')).toBe(false);
+    expect(isScope('webhook_deliveries:*')).toBe(false);
+    expect(grants(['webhooks:*'], 'webhooks:write')).toBe(true);
+    expect(grants(['webhooks:read'], 'webhooks:write')).toBe(false);
+    expect(grants(['*'], 'webhook_endpoints:read')).toBe(false);
+  });
+
   it('drops exact duplicates and keeps the first order', () => {
     expect(parseScopes(['tasks:write', 'contacts:read', 'tasks:write']).scopes).toEqual(['tasks:write', 'contacts:read']);
   });

@@ -23,6 +23,9 @@ export const RESOURCES = [
   'users',
   'email_templates',
   'chatapp_templates',
+  // One scope resource for the webhooks API (DESIGN.md section 4): webhook_endpoints and
+  // webhook_deliveries both need `webhooks:<action>` (their route table says so).
+  'webhooks',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 

@@ -1,6 +1,6 @@
 import type { INTEGRATION_STATUS_VALUES } from '@crm/directory-contract';
 import type { Scope } from '@crm/kit';
-import type { EncryptedSecret } from './secrets';
+import type { EncryptedSecret } from '@crm/kit';
 import type { DocumentStore, IndexSpec } from './store/document-store';
 
 /**

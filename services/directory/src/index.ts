@@ -23,7 +23,8 @@ export { checkDirectoryAddresses } from './stored-addresses';
 
 // API keys and secrets at rest.
 export { DEFAULT_KEY_ENV, generateKey, hashKey, isValidKeyEnv, isWellFormedKey, keyDisplayPrefix } from './api-key';
-export { SecretDecryptionError, decryptSecret, encryptSecret, parseSecretsKey, type EncryptedSecret } from './secrets';
+// Moved to kit (secrets.ts), shared with webhooks; re-exported here for directory's callers.
+export { SecretDecryptionError, decryptSecret, encryptSecret, parseSecretsKey, type EncryptedSecret } from '@crm/kit';
 
 // Document store: the narrow interface and its two implementations.
 export {

@@ -1,10 +1,9 @@
 import { DirectoryError, DirectoryErrorCode, INTEGRATION_TYPES, integrations as integrationsSpec } from '@crm/directory-contract';
-import { CrmError, type CursorCodec, type FieldIssue, type ListQuery, type Page, isUuid, mapLimit, newId, remainingMs } from '@crm/kit';
+import { CrmError, type CursorCodec, type FieldIssue, type ListQuery, type Page, decryptSecret, encryptSecret, isUuid, mapLimit, newId, remainingMs } from '@crm/kit';
 import { type AggregateDeps, LIMITS, optionalText, requireIds, requiredId, requiredText, throwIfAny } from './aggregate-support';
 import { INDEX_NAMES, type IntegrationDoc, type IntegrationStatus } from './directory.schema';
 import type { CheckOutcome, SmtpCheck } from './integration-check';
 import { type SmtpConfig, integrationConfig, parseSmtpConfig } from './integration-config';
-import { decryptSecret, encryptSecret } from './secrets';
 import { documentLister } from './store/document-list';
 import { DuplicateKeyError, type DocumentCollection } from './store/document-store';
 import type { FindWorkspace } from './workspaces';

@@ -4,6 +4,7 @@ import { flowsComponent } from './flows.component';
 import { messagingComponent } from './messaging.component';
 import { directoryComponent } from './directory.component';
 import { peopleComponent } from './people.component';
+import { webhooksComponent } from './webhooks.component';
 
 export type { ServiceComponent, Stop } from './component';
 
@@ -20,6 +21,8 @@ export const SERVICE_COMPONENTS: readonly ServiceComponent[] = [
   activitiesComponent,
   messagingComponent,
   flowsComponent,
+  // Consumes every context's events; calls none of them.
+  webhooksComponent,
 ];
 
 export { addressEnv } from '@crm/kit';

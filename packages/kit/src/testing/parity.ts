@@ -15,7 +15,8 @@ import { createPgliteClient } from '../sql';
  *
  * - proto: one field per declared field, of the matching scalar type, proto3 `optional` exactly
  *   where the field may be null, plus `custom_fields` (google.protobuf.Struct) when the resource
- *   keeps custom fields, plus each field's `legacyProtoField` (the same type, deprecated); the RPC
+ *   keeps custom fields, plus each field's `legacyProtoField` (the same type, deprecated), plus each
+ *   `createAnswerFields` entry (proto3 `optional`, no column); the RPC
  *   of each routed operation exists.
  * - table: one column per declared field, of the matching type and nullability, plus
  *   `workspace_id` and (for custom fields) `custom`; nothing else.
@@ -105,9 +106,17 @@ function protoProblems(root: protobuf.Root, pkg: string, service: string, route:
       }
     }
   }
+  // A create answer field (a secret shown once): in the message, proto3 optional, set only in that answer.
+  for (const [name, field] of Object.entries(spec.createAnswerFields ?? {})) {
+    const proto = message.fields[name];
+    if (!proto) problems.push(`${where} has no field ${name} (a create answer field, ${field.type})`);
+    else if (proto.type !== PROTO_TYPES[field.type] || proto.repeated || !proto.options?.proto3_optional) {
+      problems.push(`${where}.${name} must be an optional ${PROTO_TYPES[field.type]}: a create answer field, unset in every other answer`);
+    }
+  }
   const legacyNames = new Set(Object.values(spec.fields).flatMap((field) => (field.legacyProtoField === undefined ? [] : [field.legacyProtoField])));
   for (const name of Object.keys(message.fields)) {
-    if (legacyNames.has(name)) continue;
+    if (legacyNames.has(name) || Object.hasOwn(spec.createAnswerFields ?? {}, name)) continue;
     if (name === 'custom_fields') {
       if (!spec.customFields) problems.push(`${where} has custom_fields, but ${spec.name} keeps no custom fields`);
       else if (message.fields[name]!.type !== 'google.protobuf.Struct') problems.push(`${where}.custom_fields is not a google.protobuf.Struct`);

@@ -1008,6 +1008,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Use it to review a workspace's endpoints; filter by enabled to find those the service disabled. Returns the workspace's webhook endpoints a page at a time, by default newest first on `created_at`; follow `next_cursor` (with the same query) until it is null to read them all. Filters by equality on `svc_uid`, `enabled`; bounds `created_at` with `since`/`until`, and `updated_at` with `updated_since` (use it to sync changes). Requires scope `webhooks:read`.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Register an https URL; the answer carries the signing secret, shown this once. Creates a webhook endpoint and returns it (201) with the fields the server set. Send an `Idempotency-Key` to retry safely: the same key and body replay the first answer. Requires scope `webhooks:write`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Use it to read one endpoint (never its secret). Returns one webhook endpoint by id; 404 if the workspace has none with that id. Requires scope `webhooks:read`.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Use it to stop deliveries to an endpoint for good; its pending deliveries are dropped. Deletes a webhook endpoint; 204 with no body, 404 if the workspace has none with that id. Requires scope `webhooks:delete`.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Change the URL, the event types or the description, or set enabled back to true after fixing a receiver. Changes a webhook endpoint by merge patch: only the fields given change; null clears a nullable field (or removes a custom field). Returns the record as changed. Requires scope `webhooks:write`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Issues a new `secret` and answers the endpoint with it, this once. For 24 hours the previous secret signs too (two `v1,` entries in `webhook-signature`), so a receiver can switch without missing a delivery. No body. Requires scope `webhooks:write`.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description Filter by endpoint_id and status=failed to find what a receiver missed. Returns the workspace's webhook deliveries a page at a time, by default newest first on `created_at`; follow `next_cursor` (with the same query) until it is null to read them all. Filters by equality on `endpoint_id`, `event_type`, `status`; bounds `created_at` with `since`/`until`, and `updated_at` with `updated_since` (use it to sync changes). Requires scope `webhooks:read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook delivery
+         * @description Use it to read one delivery and its last attempt. Returns one webhook delivery by id; 404 if the workspace has none with that id. Requires scope `webhooks:read`.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook delivery again now
+         * @description Makes the delivery pending and due now, whatever its status; it is sent with the same `webhook-id`, so a receiver that already handled it can tell. Use it after fixing a receiver, for deliveries that failed. No body. Requires scope `webhooks:write`.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/t/o/{token}": {
         parameters: {
             query?: never;
@@ -2938,6 +3074,136 @@ export interface components {
              * @description When the enrollment finished (completed, exited or failed), set by the server; null until then. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
              */
             readonly completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the record was created (RFC 3339, UTC), set by the server. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
+             */
+            readonly created_at: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed (RFC 3339, UTC), set by the server. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
+             */
+            readonly updated_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An HTTPS address that receives signed notifications of the events it subscribes to. */
+        WebhookEndpoint: {
+            /**
+             * Format: uuid
+             * @description The record id (UUID), set by the server on create.
+             */
+            readonly id: string;
+            /** @description Your own id for the record (up to 255 characters), unique per resource in the workspace; use it to find a record by your system's key. List filter: `?svc_uid=`. */
+            svc_uid: string | null;
+            /** @description Where events are POSTed: an https URL whose host resolves to a public address; required. Not a list filter. */
+            url: string;
+            /** @description What the endpoint is for, up to 1,000 characters. Not a list filter. */
+            description: string | null;
+            /** @description The event types delivered, an array of names; empty (the default) means every type. One of: contact.created, contact.updated, contact.deleted, organization.created, organization.updated, organization.deleted, sent_email.sent, sent_email.bounced, sent_email.failed, email_event.created, touchpoint.created, enrollment.created, enrollment.completed, enrollment.exited, enrollment.failed, task.created, task.completed, call_log.created, meeting.created, meeting.updated. */
+            event_types: ("contact.created" | "contact.updated" | "contact.deleted" | "organization.created" | "organization.updated" | "organization.deleted" | "sent_email.sent" | "sent_email.bounced" | "sent_email.failed" | "email_event.created" | "touchpoint.created" | "enrollment.created" | "enrollment.completed" | "enrollment.exited" | "enrollment.failed" | "task.created" | "task.completed" | "call_log.created" | "meeting.created" | "meeting.updated")[];
+            /** @description Whether events are delivered; true when omitted. The service sets it to false when every delivery has failed for 5 days. List filter: `?enabled=`. */
+            enabled: boolean;
+            /** @description Why the service disabled the endpoint, set by the server; null while enabled or when disabled by hand. Not a list filter. */
+            readonly disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the record was created (RFC 3339, UTC), set by the server. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
+             */
+            readonly created_at: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed (RFC 3339, UTC), set by the server. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
+             */
+            readonly updated_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The webhook endpoint as its create answers it: the record and `secret`, which no read returns. */
+        WebhookEndpointCreated: components["schemas"]["WebhookEndpoint"] & {
+            /** @description The signing secret (whsec_ followed by base64), shown only in the answers of create and rotate_secret: keep it to verify signatures. No read returns it. */
+            readonly secret: string;
+        };
+        WebhookEndpointCreate: {
+            /** @description Your own id for the record (up to 255 characters), unique per resource in the workspace; use it to find a record by your system's key. List filter: `?svc_uid=`. */
+            svc_uid?: string | null;
+            /** @description Where events are POSTed: an https URL whose host resolves to a public address; required. Not a list filter. */
+            url: string;
+            /** @description What the endpoint is for, up to 1,000 characters. Not a list filter. */
+            description?: string | null;
+            /** @description The event types delivered, an array of names; empty (the default) means every type. One of: contact.created, contact.updated, contact.deleted, organization.created, organization.updated, organization.deleted, sent_email.sent, sent_email.bounced, sent_email.failed, email_event.created, touchpoint.created, enrollment.created, enrollment.completed, enrollment.exited, enrollment.failed, task.created, task.completed, call_log.created, meeting.created, meeting.updated. */
+            event_types?: ("contact.created" | "contact.updated" | "contact.deleted" | "organization.created" | "organization.updated" | "organization.deleted" | "sent_email.sent" | "sent_email.bounced" | "sent_email.failed" | "email_event.created" | "touchpoint.created" | "enrollment.created" | "enrollment.completed" | "enrollment.exited" | "enrollment.failed" | "task.created" | "task.completed" | "call_log.created" | "meeting.created" | "meeting.updated")[];
+            /** @description Whether events are delivered; true when omitted. The service sets it to false when every delivery has failed for 5 days. List filter: `?enabled=`. */
+            enabled?: boolean;
+        };
+        /** @description Merge patch: given fields are set, null clears a nullable field (or removes a custom field). */
+        WebhookEndpointUpdate: {
+            /** @description Your own id for the record (up to 255 characters), unique per resource in the workspace; use it to find a record by your system's key. List filter: `?svc_uid=`. */
+            svc_uid?: string | null;
+            /** @description Where events are POSTed: an https URL whose host resolves to a public address; required. Not a list filter. */
+            url?: string;
+            /** @description What the endpoint is for, up to 1,000 characters. Not a list filter. */
+            description?: string | null;
+            /** @description The event types delivered, an array of names; empty (the default) means every type. One of: contact.created, contact.updated, contact.deleted, organization.created, organization.updated, organization.deleted, sent_email.sent, sent_email.bounced, sent_email.failed, email_event.created, touchpoint.created, enrollment.created, enrollment.completed, enrollment.exited, enrollment.failed, task.created, task.completed, call_log.created, meeting.created, meeting.updated. */
+            event_types?: ("contact.created" | "contact.updated" | "contact.deleted" | "organization.created" | "organization.updated" | "organization.deleted" | "sent_email.sent" | "sent_email.bounced" | "sent_email.failed" | "email_event.created" | "touchpoint.created" | "enrollment.created" | "enrollment.completed" | "enrollment.exited" | "enrollment.failed" | "task.created" | "task.completed" | "call_log.created" | "meeting.created" | "meeting.updated")[];
+            /** @description Whether events are delivered; true when omitted. The service sets it to false when every delivery has failed for 5 days. List filter: `?enabled=`. */
+            enabled?: boolean;
+        };
+        /** @description One event sent, or being sent, to one webhook endpoint, with the outcome of its last attempt. */
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description The record id (UUID), set by the server on create.
+             */
+            readonly id: string;
+            /** @description Always null: deliveries are created by the service, never given a client id. Not a list filter. */
+            readonly svc_uid: string | null;
+            /**
+             * Format: uuid
+             * @description The endpoint (webhook_endpoints resource) it is sent to. List filter: `?endpoint_id=`.
+             */
+            readonly endpoint_id: string;
+            /**
+             * Format: uuid
+             * @description The event's id, sent as the webhook-id header on every attempt. Not a list filter.
+             */
+            readonly event_id: string;
+            /** @description The public event type, such as contact.created. List filter: `?event_type=`. */
+            readonly event_type: string;
+            /** @description The body sent: {type, timestamp, data}, data being the record as the API returned it when the event was consumed; for a deleted record (a *.deleted event, or one deleted meanwhile) {id, svc_uid?, deleted: true}. */
+            readonly payload: Record<string, unknown>;
+            /**
+             * @description pending (to be sent or retried), succeeded (a 2xx answer) or failed (every retry spent). List filter: `?status=`.
+             * @enum {string}
+             */
+            readonly status: "pending" | "succeeded" | "failed";
+            /**
+             * Format: int32
+             * @description How many times it was sent. Not a list filter.
+             */
+            readonly attempts: number;
+            /**
+             * Format: date-time
+             * @description When it is sent next (RFC 3339); null once succeeded or failed. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
+             */
+            readonly next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was last sent (RFC 3339); null before the first attempt. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
+             */
+            readonly last_attempt_at: string | null;
+            /**
+             * Format: int32
+             * @description The HTTP status of the last attempt's answer; null when none came (timeout, refused connection). Not a list filter.
+             */
+            readonly last_status_code: number | null;
+            /** @description Why the last attempt failed, in a few words; null after a success. Not a list filter. */
+            readonly last_error: string | null;
+            /**
+             * Format: int32
+             * @description How long the last attempt took, in milliseconds. Not a list filter.
+             */
+            readonly last_duration_ms: number | null;
             /**
              * Format: date-time
              * @description When the record was created (RFC 3339, UTC), set by the server. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
@@ -8881,6 +9147,634 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: number;
+                /** @description Opaque cursor: the previous page's next_cursor, with the same query. */
+                cursor?: string;
+                /** @description Comma-separated keys, '-' for descending. Keys: created_at, updated_at. Default: -created_at. */
+                sort?: string;
+                /** @description Lower bound (inclusive) on created_at. */
+                since?: string;
+                /** @description Upper bound (exclusive) on created_at. */
+                until?: string;
+                /** @description Only rows with updated_at strictly after this. */
+                updated_since?: string;
+                /** @description Equality filter on svc_uid. */
+                svc_uid?: string;
+                /** @description Equality filter on enabled. */
+                enabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "d8546115-187c-4bb2-9617-5f002599e955",
+                     *           "svc_uid": "ext-webhook_endpoint-1042",
+                     *           "url": "https://hooks.example.com/crm",
+                     *           "description": "Sync contacts to the data warehouse",
+                     *           "event_types": [
+                     *             "contact.created",
+                     *             "contact.updated"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": "Example",
+                     *           "created_at": "2026-03-02T09:30:00Z",
+                     *           "updated_at": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "eyJrIjpbIjIwMjYtMDMtMDJUMDk6MzA6MDBaIl19.c2lnbmF0dXJlLW9mLXRoZS1jdXJzb3I",
+                     *       "has_more": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The records of this page, at most `limit`. */
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        /** @description Pass as `cursor` (with the same query) for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether another page follows. */
+                        has_more: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request replays the first answer for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/crm",
+                 *       "description": "Sync contacts to the data warehouse",
+                 *       "event_types": [
+                 *         "contact.created",
+                 *         "contact.updated"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The created webhook_endpoint. */
+            201: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "d8546115-187c-4bb2-9617-5f002599e955",
+                     *         "svc_uid": "ext-webhook_endpoint-1042",
+                     *         "url": "https://hooks.example.com/crm",
+                     *         "description": "Sync contacts to the data warehouse",
+                     *         "event_types": [
+                     *           "contact.created",
+                     *           "contact.updated"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "Example",
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The webhook endpoint. */
+                        data: components["schemas"]["WebhookEndpointCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook_endpoint. */
+            200: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "d8546115-187c-4bb2-9617-5f002599e955",
+                     *         "svc_uid": "ext-webhook_endpoint-1042",
+                     *         "url": "https://hooks.example.com/crm",
+                     *         "description": "Sync contacts to the data warehouse",
+                     *         "event_types": [
+                     *           "contact.created",
+                     *           "contact.updated"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "Example",
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The webhook endpoint. */
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request replays the first answer for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request replays the first answer for 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated webhook_endpoint. */
+            200: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "d8546115-187c-4bb2-9617-5f002599e955",
+                     *         "svc_uid": "ext-webhook_endpoint-1042",
+                     *         "url": "https://hooks.example.com/crm",
+                     *         "description": "Sync contacts to the data warehouse",
+                     *         "event_types": [
+                     *           "contact.created",
+                     *           "contact.updated"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "Example",
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The webhook endpoint. */
+                        data: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, with its new secret. */
+            200: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "d8546115-187c-4bb2-9617-5f002599e955",
+                     *         "svc_uid": "ext-webhook_endpoint-1042",
+                     *         "url": "https://hooks.example.com/crm",
+                     *         "description": "Sync contacts to the data warehouse",
+                     *         "event_types": [
+                     *           "contact.created",
+                     *           "contact.updated"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "Example",
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The answer. */
+                        data: components["schemas"]["WebhookEndpointCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: number;
+                /** @description Opaque cursor: the previous page's next_cursor, with the same query. */
+                cursor?: string;
+                /** @description Comma-separated keys, '-' for descending. Keys: created_at. Default: -created_at. */
+                sort?: string;
+                /** @description Lower bound (inclusive) on created_at. */
+                since?: string;
+                /** @description Upper bound (exclusive) on created_at. */
+                until?: string;
+                /** @description Only rows with updated_at strictly after this. */
+                updated_since?: string;
+                /** @description Equality filter on endpoint_id. */
+                endpoint_id?: string;
+                /** @description Equality filter on event_type. */
+                event_type?: string;
+                /** @description Equality filter on status. */
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "e31ebfc0-211d-4246-8953-4989cc91f49d",
+                     *           "svc_uid": "ext-webhook_delivery-1042",
+                     *           "endpoint_id": "b6bd2887-32d4-478e-a090-0666331659d1",
+                     *           "event_id": "def6e98c-997c-4a9c-a52f-6125b6388ca5",
+                     *           "event_type": "contact.created",
+                     *           "payload": {
+                     *             "type": "contact.created",
+                     *             "timestamp": "2026-03-02T09:30:00.000Z",
+                     *             "data": {
+                     *               "id": "0195a7c4-5b1e-7c3a-9d2f-6e8b1a2c3d4e"
+                     *             }
+                     *           },
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "next_attempt_at": "2026-03-02T09:30:00Z",
+                     *           "last_attempt_at": "2026-03-02T09:30:00Z",
+                     *           "last_status_code": 200,
+                     *           "last_error": "Example",
+                     *           "last_duration_ms": 84,
+                     *           "created_at": "2026-03-02T09:30:00Z",
+                     *           "updated_at": "2026-03-02T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "eyJrIjpbIjIwMjYtMDMtMDJUMDk6MzA6MDBaIl19.c2lnbmF0dXJlLW9mLXRoZS1jdXJzb3I",
+                     *       "has_more": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The records of this page, at most `limit`. */
+                        data: components["schemas"]["WebhookDelivery"][];
+                        /** @description Pass as `cursor` (with the same query) for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether another page follows. */
+                        has_more: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook_delivery. */
+            200: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "e31ebfc0-211d-4246-8953-4989cc91f49d",
+                     *         "svc_uid": "ext-webhook_delivery-1042",
+                     *         "endpoint_id": "b6bd2887-32d4-478e-a090-0666331659d1",
+                     *         "event_id": "def6e98c-997c-4a9c-a52f-6125b6388ca5",
+                     *         "event_type": "contact.created",
+                     *         "payload": {
+                     *           "type": "contact.created",
+                     *           "timestamp": "2026-03-02T09:30:00.000Z",
+                     *           "data": {
+                     *             "id": "0195a7c4-5b1e-7c3a-9d2f-6e8b1a2c3d4e"
+                     *           }
+                     *         },
+                     *         "status": "succeeded",
+                     *         "attempts": 1,
+                     *         "next_attempt_at": "2026-03-02T09:30:00Z",
+                     *         "last_attempt_at": "2026-03-02T09:30:00Z",
+                     *         "last_status_code": 200,
+                     *         "last_error": "Example",
+                     *         "last_duration_ms": 84,
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The webhook delivery. */
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending. */
+            200: {
+                headers: {
+                    /** @description Per-key budget per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the binding window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window is fully open again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request id, also in every error body. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "e31ebfc0-211d-4246-8953-4989cc91f49d",
+                     *         "svc_uid": "ext-webhook_delivery-1042",
+                     *         "endpoint_id": "b6bd2887-32d4-478e-a090-0666331659d1",
+                     *         "event_id": "def6e98c-997c-4a9c-a52f-6125b6388ca5",
+                     *         "event_type": "contact.created",
+                     *         "payload": {
+                     *           "type": "contact.created",
+                     *           "timestamp": "2026-03-02T09:30:00.000Z",
+                     *           "data": {
+                     *             "id": "0195a7c4-5b1e-7c3a-9d2f-6e8b1a2c3d4e"
+                     *           }
+                     *         },
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "next_attempt_at": "2026-03-02T09:30:00Z",
+                     *         "last_attempt_at": "2026-03-02T09:30:00Z",
+                     *         "last_status_code": 200,
+                     *         "last_error": "Example",
+                     *         "last_duration_ms": 84,
+                     *         "created_at": "2026-03-02T09:30:00Z",
+                     *         "updated_at": "2026-03-02T09:30:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The answer. */
+                        data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * Integration secrets at rest: AES-256-GCM with a 32-byte key from the service configuration
+ * Secrets at rest (directory's integration secrets, webhooks' endpoint signing secrets): AES-256-GCM with a 32-byte key from the service configuration
  * (SECRETS_KEY, base64) and a fresh random 12-byte IV per encryption. GCM's tag authenticates the
  * ciphertext, so a tampered or wrongly keyed record fails to decrypt instead of yielding garbage.
  *
