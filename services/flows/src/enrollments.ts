@@ -14,8 +14,8 @@ import {
   newId,
 } from '@crm/kit';
 import { FlowsError, FlowsErrorCode, MAX_ENROLL_CONTACTS, enrollments } from '@crm/flows-contract';
-import type { MessagingServiceDefinition, PeopleServiceDefinition } from '@crm/proto';
-import { endEvent, exitEnrollments, insertSteps } from './engine/enrollment-records';
+import { FlowsEvents, type MessagingServiceDefinition, type PeopleServiceDefinition } from '@crm/proto';
+import { createdEvent, endEvent, exitEnrollments, insertSteps } from './engine/enrollment-records';
 import { endOutOfOfficePause } from './engine/out-of-office';
 import { type FlowCache, type LoadedFlow } from './engine/runnable-flow';
 import { type StepResult, enterFlow, newEnrollmentState } from './engine/step';
@@ -199,7 +199,10 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
               JSON.stringify(captureTraceContext()),
             ]);
             await insertSteps(tx, entry.steps.map((step) => ({ workspaceId: ctx.workspaceId, enrollmentId: id, flowId: flow!.id, step })), clock.now());
-            return entry.end ? [endEvent(entry.state, entry.end, clock.now())] : [];
+            // Its creation, then the end of an entry that ends it at once. A contact already open in
+            // the flow is a conflict before this runs, so it announces nothing.
+            const created = createdEvent(entry.state, new Date(String(record.enrolled_at)));
+            return entry.end ? [created, endEvent(entry.state, entry.end, clock.now())] : [created];
           },
         });
         deps.onEnrolled();
@@ -272,6 +275,8 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
           const rows = candidates.slice(start, start + insertChunk).map((ref) => ({ ref, entry: entryOf(flow, workspaceId, newId(), ref.id, now) }));
           const payload = rows.map(({ ref, entry }) => ({
             id: entry.state.id,
+            // The id of its crm.flows.enrollment.created, should the row be inserted.
+            event_id: newId(),
             contact_id: ref.id,
             status: entry.end ? entry.end.status : 'active',
             current_node_id: entry.state.currentNodeId,
@@ -281,21 +286,39 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
           }));
           return { rows, json: JSON.stringify(payload) };
         };
-        // The request's trace context: the engine's steps of these enrollments join its trace.
+        // The request's trace context: the engine's steps of these enrollments join its trace, and
+        // consumers of their created events too (the outbox's headers, as kit's writeOutbox keeps them).
         const trace = JSON.stringify(captureTraceContext());
+        const at = now.toISOString();
         let next = candidates.length ? prepare(0) : undefined;
         for (let i = 0; next; i += insertChunk) {
           const { rows, json } = next;
+          // The rows, and in the same statement the crm.flows.enrollment.created of each row inserted
+          // (a contact already open in the flow inserts none): the event createdEvent mints, written
+          // to the outbox as kit's writeOutbox writes one. Minting 50,000 events in JavaScript and
+          // writing them in statements of their own would cost more than the inserts themselves.
           const inserting = tx.query<{ id: string; contact_id: string }>(
-            `INSERT INTO enrollments (workspace_id, id, flow_id, contact_id, status, current_node_id, next_run_at, visits, enrolled_by,
-                                      enrolled_at, started_at, completed_at, created_at, updated_at, trace)
-             SELECT $1::uuid, t.id, $2::uuid, t.contact_id, t.status, t.current_node_id, t.next_run_at, t.visits, $4::uuid,
-                    $3::timestamptz, $3::timestamptz, t.completed_at, $3::timestamptz, $3::timestamptz, $6::jsonb
-               FROM jsonb_to_recordset($5::jsonb) AS t(id uuid, contact_id uuid, status text, current_node_id uuid, next_run_at timestamptz,
-                    completed_at timestamptz, visits jsonb)
-             ON CONFLICT (workspace_id, flow_id, contact_id) WHERE status IN ('active', 'paused') DO NOTHING
-             RETURNING id, contact_id`,
-            [workspaceId, flowId, now.toISOString(), ctx.actorUserId ?? null, json, trace],
+            `WITH t AS (
+               SELECT * FROM jsonb_to_recordset($5::jsonb) AS t(id uuid, event_id uuid, contact_id uuid, status text, current_node_id uuid,
+                      next_run_at timestamptz, completed_at timestamptz, visits jsonb)
+             ), inserted AS (
+               INSERT INTO enrollments (workspace_id, id, flow_id, contact_id, status, current_node_id, next_run_at, visits, enrolled_by,
+                                        enrolled_at, started_at, completed_at, created_at, updated_at, trace)
+               SELECT $1::uuid, t.id, $2::uuid, t.contact_id, t.status, t.current_node_id, t.next_run_at, t.visits, $4::uuid,
+                      $3::timestamptz, $3::timestamptz, t.completed_at, $3::timestamptz, $3::timestamptz, $6::jsonb
+                 FROM t
+               ON CONFLICT (workspace_id, flow_id, contact_id) WHERE status IN ('active', 'paused') DO NOTHING
+               RETURNING id, contact_id
+             ), announced AS (
+               INSERT INTO outbox (id, subject, payload, headers)
+               SELECT t.event_id, $7::text,
+                      jsonb_build_object('id', t.event_id, 'type', $7::text, 'workspace_id', $1::uuid, 'occurred_at', $8::text,
+                        'data', jsonb_build_object('enrollment_id', i.id, 'flow_id', $2::uuid, 'contact_id', i.contact_id, 'occurred_at', $8::text)),
+                      $6::jsonb
+                 FROM inserted i JOIN t ON t.id = i.id
+             )
+             SELECT id, contact_id FROM inserted`,
+            [workspaceId, flowId, at, ctx.actorUserId ?? null, json, trace, FlowsEvents.EnrollmentCreated, at],
           );
           // The next chunk is built while Postgres inserts this one: the two overlap (60 to 100 ms
           // per 5,000 on this machine; test/bench/HISTORY.md, 2026-11-26, "Flows: three runs, bulk
@@ -312,6 +335,8 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
             entered.flatMap(({ entry }) => entry.steps.map((step) => ({ workspaceId, enrollmentId: entry.state.id, flowId, step }))),
             now,
           );
+          // The end of an entry that ended at once, after its created event (a later id: the relay
+          // publishes in id order).
           for (const { entry } of entered) if (entry.end) events.push(endEvent(entry.state, entry.end, now));
           out.push(...inserted.map((r) => r.contact_id));
         }
@@ -323,7 +348,11 @@ export function createEnrollments(deps: EnrollmentsDeps): Enrollments {
         // the table gets a warning from Postgres, not an error.
         void db.query('ANALYZE enrollments').catch(() => undefined);
       }
-      if (enrolled.length) deps.onEnrolled();
+      if (enrolled.length) {
+        // The created events went to the outbox by SQL, which the commit does not count: wake the relay.
+        deps.afterCommit();
+        deps.onEnrolled();
+      }
       return {
         enrolled,
         already_enrolled: candidates.filter((r) => !enrolledSet.has(r.id)).map((r) => r.id),

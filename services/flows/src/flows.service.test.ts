@@ -174,6 +174,54 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
       await expect(enroll(flow.id, contactId)).resolves.toMatchObject({ status: 'active' });
     });
 
+    test('each enrollment created publishes one crm.flows.enrollment.created, one at a time or many; a contact already open in the flow publishes none', async () => {
+      const flow = await createFlow([wait('w', 3_600)], []);
+      const a = await h.contact('created-a@example.com');
+      const b = await h.contact('created-b@example.com');
+      const c = await h.contact('created-c@example.com');
+      const ofFlow = (type: string, flowId: unknown) => h.eventsOf(type).filter((e) => (e.data as { flow_id: string }).flow_id === String(flowId));
+
+      const one = await enroll(flow.id, a);
+      await expectError(enroll(flow.id, a), 'conflict');
+      expect(await flowsOf().enrollments.enroll(ctx(), String(flow.id), { contactIds: [a, b, c] })).toMatchObject({ enrolled: [b, c], already_enrolled: [a] });
+      expect(await flowsOf().enrollments.enroll(ctx(), String(flow.id), { contactIds: [b, c] })).toMatchObject({ enrolled: [], already_enrolled: [b, c] });
+      // The relay publishes the outbox in order: once this exit, written after them all, is seen, so
+      // is every created event before it.
+      await flowsOf().enrollments.store.update(ctx(), String(one.id), { status: 'exited' });
+      await expectEventually(() => expect(ofFlow(FlowsEvents.EnrollmentExited, flow.id)).toHaveLength(1));
+
+      const { rows } = await h.flowsDb.query<{ id: string; contact_id: string; enrolled_at: Date | string }>(
+        `SELECT id, contact_id, enrolled_at FROM enrollments WHERE workspace_id = $1::uuid AND flow_id = $2::uuid`,
+        [h.workspaceId, String(flow.id)],
+      );
+      expect(rows).toHaveLength(3);
+      const byEnrollment = (x: { data: unknown }, y: { data: unknown }) =>
+        (x.data as { enrollment_id: string }).enrollment_id.localeCompare((y.data as { enrollment_id: string }).enrollment_id);
+      const created = ofFlow(FlowsEvents.EnrollmentCreated, flow.id).map(({ type, workspace_id, data }) => ({ type, workspace_id, data }));
+      expect(created.sort(byEnrollment)).toEqual(
+        rows
+          .map((row) => ({
+            type: FlowsEvents.EnrollmentCreated,
+            workspace_id: h.workspaceId,
+            data: { enrollment_id: row.id, flow_id: String(flow.id), contact_id: row.contact_id, occurred_at: new Date(row.enrolled_at).toISOString() },
+          }))
+          .sort(byEnrollment),
+      );
+      expect(created.find((e) => (e.data as { enrollment_id: string }).enrollment_id === one.id)?.data).toMatchObject({ contact_id: a, occurred_at: one.enrolled_at });
+
+      // An entry that ends the enrollment at once: its creation, then its completion.
+      const instant = await createFlow([{ key: 'z', type: 'end' }], []);
+      const ended = await enroll(instant.id, a);
+      expect(ended.status).toBe('completed');
+      await expectEventually(() =>
+        expect([...ofFlow(FlowsEvents.EnrollmentCreated, instant.id), ...ofFlow(FlowsEvents.EnrollmentCompleted, instant.id)].length).toBe(2),
+      );
+      expect(h.events.filter((e) => (e.data as { flow_id?: string }).flow_id === String(instant.id)).map((e) => [e.type, (e.data as { enrollment_id: string }).enrollment_id])).toEqual([
+        [FlowsEvents.EnrollmentCreated, ended.id],
+        [FlowsEvents.EnrollmentCompleted, ended.id],
+      ]);
+    });
+
     test('pause, resume and exit by hand; completed, exited and failed are final; the flow and contact never change', async () => {
       const flow = await createFlow([wait('w', 3_600)], []);
       const contactId = await h.contact('hand@example.com');
@@ -254,6 +302,13 @@ describe.each(sqlBackends())('flows on $name', (backend) => {
         );
         expect(rows.every((r) => r.n === 1)).toBe(true);
         expect(sorted(rows.map((r) => r.contact_id))).toEqual(sorted([...result.enrolled, ...already]));
+        // One created event per enrollment, across statements; none for the members already enrolled.
+        const createdFor = () =>
+          h.eventsOf(FlowsEvents.EnrollmentCreated).flatMap((e) => {
+            const data = e.data as { flow_id: string; contact_id: string };
+            return data.flow_id === String(flow.id) ? [data.contact_id] : [];
+          });
+        await expectEventually(() => expect(sorted(createdFor())).toEqual(sorted([...result.enrolled, ...already])));
 
         // A pool that is not the workspace's fails before anything is written.
         await expectError(small.enroll(ctx(), String(flow.id), { poolId: '0190a0e0-0000-7000-8000-00000000b0b1' }), 'validation_failed', /pool/);

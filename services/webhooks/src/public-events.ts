@@ -21,8 +21,7 @@ interface Source {
  * the record's id, and which context's resource the record is (README.md, "Event types"). Internal
  * events with no public counterpart (a pool's, a task's reopening or deletion, a queued send, an
  * auto-reply) are not delivered. A meeting's cancellation is a change of its status, so
- * MeetingCanceled is `meeting.updated` too. `enrollment.created` has no internal event yet (flows
- * publishes none when a contact is enrolled), so it is never delivered.
+ * MeetingCanceled is `meeting.updated` too.
  */
 const SOURCES: Readonly<Record<string, Source>> = {
   [PeopleEvents.ContactCreated]: { type: 'contact.created', idField: 'id', context: 'people', resource: 'contacts' },
@@ -36,6 +35,7 @@ const SOURCES: Readonly<Record<string, Source>> = {
   [MessagingEvents.SentEmailFailed]: { type: 'sent_email.failed', idField: 'sent_email_id', context: 'messaging', resource: 'sent_emails' },
   [MessagingEvents.EmailEventRecorded]: { type: 'email_event.created', idField: 'email_event_id', context: 'messaging', resource: 'email_events' },
   [MessagingEvents.TouchpointRecorded]: { type: 'touchpoint.created', idField: 'touchpoint_id', context: 'messaging', resource: 'touchpoints' },
+  [FlowsEvents.EnrollmentCreated]: { type: 'enrollment.created', idField: 'enrollment_id', context: 'flows', resource: 'enrollments' },
   [FlowsEvents.EnrollmentCompleted]: { type: 'enrollment.completed', idField: 'enrollment_id', context: 'flows', resource: 'enrollments' },
   [FlowsEvents.EnrollmentExited]: { type: 'enrollment.exited', idField: 'enrollment_id', context: 'flows', resource: 'enrollments' },
   [FlowsEvents.EnrollmentFailed]: { type: 'enrollment.failed', idField: 'enrollment_id', context: 'flows', resource: 'enrollments' },

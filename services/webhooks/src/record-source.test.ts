@@ -18,11 +18,12 @@ import { activitiesApi } from '@crm/activities-contract';
 import { flowsApi } from '@crm/flows-contract';
 import { messagingApi } from '@crm/messaging-contract';
 import { contacts, peopleApi } from '@crm/people-contract';
-import { ActivitiesEvents, PeopleEvents } from '@crm/proto';
+import { ActivitiesEvents, FlowsEvents, PeopleEvents } from '@crm/proto';
+import { WEBHOOK_EVENT_TYPES } from '@crm/webhooks-contract';
 import { randomBytes } from 'node:crypto';
 import { type RecordSource, createEnqueue, peerRecordSource, subscribeEventStream } from './event-stream.consumer';
 import { migrations } from './migrations';
-import { SOURCE_RESOURCES } from './public-events';
+import { SOURCE_RESOURCES, SOURCE_SUBJECTS, publicEvent } from './public-events';
 import { createWebhooksService } from './webhooks.service';
 
 jest.setTimeout(30_000);
@@ -75,6 +76,25 @@ test('every resource a body is read from is routed, with a Get, by its owning co
     const route = apis[context].routes.find((r: { spec: { name: string } }) => r.spec.name === resource);
     expect([context, resource, route?.operations.includes('get')]).toEqual([context, resource, true]);
   }
+});
+
+test('every public event type is made of some internal event: none is promised and never delivered', () => {
+  const id = newId();
+  // Every fact an internal event names its record by; an event naming it otherwise makes no public
+  // event here, and its type shows up as missing.
+  const facts = Object.fromEntries(
+    ['id', 'sent_email_id', 'email_event_id', 'touchpoint_id', 'enrollment_id', 'task_id', 'call_log_id', 'meeting_id'].map((field) => [field, id]),
+  );
+  const made = new Set(SOURCE_SUBJECTS.map((type) => publicEvent({ type, occurred_at: '', data: facts })?.type));
+  expect(WEBHOOK_EVENT_TYPES.filter((type) => !made.has(type))).toEqual([]);
+});
+
+test("a contact enrolled (flows' EnrollmentCreated) is enrollment.created, its data the enrollment read from flows", () => {
+  const enrollmentId = newId();
+  const at = '2026-03-02T09:30:00.000Z';
+  const event = { type: FlowsEvents.EnrollmentCreated, occurred_at: at, data: { enrollment_id: enrollmentId, flow_id: newId(), contact_id: newId(), occurred_at: at } };
+  expect(SOURCE_SUBJECTS).toContain(FlowsEvents.EnrollmentCreated);
+  expect(publicEvent(event)).toEqual({ type: 'enrollment.created', timestamp: at, context: 'flows', resource: 'enrollments', id: enrollmentId });
 });
 
 describe('peerRecordSource', () => {

@@ -91,6 +91,20 @@ export async function insertSteps(tx: SqlQueryable, rows: readonly StepRow[], no
   );
 }
 
+/**
+ * The event of an enrollment just created, written in the transaction that inserts its row, so only
+ * an enrollment that exists is announced, and once. `at` is its `enrolled_at`. A bulk enrollment
+ * writes the same event in SQL, with its insert (enrollments.ts `enroll`).
+ */
+export function createdEvent(state: Pick<EnrollmentState, 'workspaceId' | 'id' | 'flowId' | 'contactId'>, at: Date): CrmEvent {
+  return newEvent(FlowsEvents.EnrollmentCreated, state.workspaceId, {
+    enrollment_id: state.id,
+    flow_id: state.flowId,
+    contact_id: state.contactId,
+    occurred_at: at.toISOString(),
+  });
+}
+
 /** The event of an enrollment that ended. */
 export function endEvent(state: Pick<EnrollmentState, 'workspaceId' | 'id' | 'flowId' | 'contactId'>, end: EnrollmentEnd, at: Date): CrmEvent {
   const base = { enrollment_id: state.id, flow_id: state.flowId, contact_id: state.contactId, occurred_at: at.toISOString() };
