@@ -161,6 +161,7 @@ describe('alert rules', () => {
       'crm_outbox_oldest_age_seconds', // outbox age
       'crm_engine_oldest_due_age_seconds', // engine backlog
       'crm_mail_delivery_duration_seconds_count', // delivery failures
+      'crm_webhook_queue_oldest_due_age_seconds', // webhook deliveries waiting
       'crm_refusals_total', // quota exhaustion
       'nodejs_eventloop_delay_p99_seconds', // a blocked event loop
     ]) {

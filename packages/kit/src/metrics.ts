@@ -9,6 +9,8 @@ interface InstrumentSpec {
   unit: string;
   description: string;
   attributes: readonly string[];
+  /** A histogram's bucket boundaries, when the default ones (1 ms to 10 s) do not fit what it measures. */
+  buckets?: readonly number[];
 }
 
 /**
@@ -126,6 +128,31 @@ export const INSTRUMENTS = {
     description: 'Inbound mail by what it turned out to be: reply, auto_reply, bounce, delayed, unmatched, malformed.',
     attributes: ['crm.mail.inbound.kind'],
   },
+  'crm.webhook.delivery.duration': {
+    kind: 'histogram',
+    unit: 's',
+    description: 'Webhook delivery attempts, by outcome (succeeded, retried, failed), with their duration.',
+    attributes: ['crm.webhook.outcome'],
+  },
+  'crm.webhook.delivery.latency': {
+    kind: 'histogram',
+    unit: 's',
+    description: "Time from an event to its webhook's successful delivery; crm.webhook.first_attempt is false when retries (and their waits) came first.",
+    attributes: ['crm.webhook.first_attempt'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 36000, 86400],
+  },
+  'crm.webhook.queue.due': {
+    kind: 'gauge',
+    unit: '{delivery}',
+    description: 'Webhook deliveries of enabled endpoints due now, in flight included (counted up to 100,000).',
+    attributes: [],
+  },
+  'crm.webhook.queue.oldest_due_age': {
+    kind: 'gauge',
+    unit: 's',
+    description: 'How long the longest-waiting due webhook delivery of an enabled endpoint has been due; 0 when none is.',
+    attributes: [],
+  },
   'db.client.connection.count': {
     kind: 'gauge',
     unit: '{connection}',
@@ -213,8 +240,8 @@ function checked(name: InstrumentName, attributes: Attributes): Attributes {
 export function recordHistogram<N extends HistogramName>(name: N, seconds: number, attributes: AttributesOf<N>): void {
   let histogram = histograms.get(name);
   if (!histogram) {
-    const { unit, description } = INSTRUMENTS[name];
-    histogram = meter().createHistogram(name, { unit, description, advice: { explicitBucketBoundaries: BUCKETS } });
+    const spec: InstrumentSpec = INSTRUMENTS[name];
+    histogram = meter().createHistogram(name, { unit: spec.unit, description: spec.description, advice: { explicitBucketBoundaries: [...(spec.buckets ?? BUCKETS)] } });
     histograms.set(name, histogram);
   }
   histogram.record(seconds, checked(name, attributes));

@@ -60,13 +60,23 @@ export function urlProblem(raw: string, policy: EgressPolicy): string | undefine
 }
 
 /**
+ * How long a connection to a receiver is kept for the next delivery once idle: below the 5 s that
+ * common servers keep an idle connection (Node's default), so we close first and rarely send on a
+ * connection the server is closing. A server's `Keep-Alive: timeout=` hint shortens it further.
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+
+/**
  * The agents deliveries connect through: request-filtering-agent checks the address a name
- * resolves to (and a literal host) at connection time, refusing every range but public unicast;
- * IPv4-mapped and other special IPv6 forms are not `unicast` to it either. No keep-alive: each
- * attempt resolves and is checked afresh. With `allowPrivate` they check nothing.
+ * resolves to (and a literal host) when a connection is made, refusing every range but public
+ * unicast; IPv4-mapped and other special IPv6 forms are not `unicast` to it either. Connections
+ * are kept alive between deliveries to the same host: a connection stays with the address that
+ * was checked when it was opened, whatever the name resolves to later, and a receiver over https
+ * is spared a TLS handshake per delivery. With `allowPrivate` they check nothing.
  */
 export function egressAgents(policy: EgressPolicy): { http: http.Agent; https: https.Agent } {
-  if (policy.allowPrivate) return { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
-  const options = { keepAlive: false, allowPrivateIPAddress: false, allowMetaIPAddress: false, denyIPAddressList: [] as string[], allowIPAddressList: [] as string[] };
+  const pooling = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const };
+  if (policy.allowPrivate) return { http: new http.Agent(pooling), https: new https.Agent(pooling) };
+  const options = { ...pooling, allowPrivateIPAddress: false, allowMetaIPAddress: false, denyIPAddressList: [] as string[], allowIPAddressList: [] as string[] };
   return { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) };
 }

@@ -2,11 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { type EventBus, type SqlClient, type Subscription, createCursorCodec, createMemoryBus, createNatsBus, newId, runMigrations } from '@crm/kit';
 import { TEST_NATS_URL, expectEventually, serviceAvailable, sqlBackends } from '@crm/kit/testing';
 import { ActivitiesEvents, PeopleEvents } from '@crm/proto';
-import { subscribeEventStream } from './event-stream.consumer';
+import { eventStream, subscribeEventStream } from './event-stream.consumer';
 import { migrations } from './migrations';
 import { createWebhooksService } from './webhooks.service';
 
 jest.setTimeout(30_000);
+
+/**
+ * Deletes the suite's durable on the shared `CRM` stream. A durable left by an earlier run (one
+ * killed before its afterAll) would resume where it stopped and read every event published since,
+ * other suites' and benchmarks' included, before this run's: it goes first, and again at the end.
+ */
+async function deleteDurable(schema: string): Promise<void> {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: TEST_NATS_URL });
+  try {
+    await (await jetstreamManager(nc)).consumers.delete('CRM', eventStream.durableFor(schema)).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
 
 const buses: { name: string; open(): Promise<EventBus> }[] = [
   { name: 'memory bus', open: async () => createMemoryBus() },
@@ -26,6 +42,7 @@ describe.each(sqlBackends())('the event stream consumed on $name', (backend) => 
     beforeAll(async () => {
       bus = await busCase.open();
       ({ db, drop } = await backend.open(`wh_consumer_${busCase.name === 'memory bus' ? 'm' : 'n'}`));
+      if (busCase.name === 'NATS JetStream') await deleteDurable(db.schema);
       await runMigrations(db, migrations);
       // Stands in for the owning contexts (record-source.test.ts reads over gRPC).
       consumer = await subscribeEventStream(bus, db, async (_ws, event) => ({ id: event.id, email: 'ada@example.com' }), () => woken++);
@@ -33,6 +50,7 @@ describe.each(sqlBackends())('the event stream consumed on $name', (backend) => 
     afterAll(async () => {
       await consumer.stop();
       await bus.close();
+      if (busCase.name === 'NATS JetStream') await deleteDurable(db.schema);
       await drop();
     });
 

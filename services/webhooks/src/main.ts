@@ -39,7 +39,10 @@ export const webhooksService: SqlServiceDefinition<RunningWebhooks, typeof peers
     if (egress.allowHttp || egress.allowPrivate) log.warn({ egress }, 'webhooks: egress checks lifted (WEBHOOKS_ALLOW_HTTP/WEBHOOKS_ALLOW_PRIVATE): development and tests only');
     let worker: DeliveryWorker | undefined;
     const service = createWebhooksService({ db, cursors, secretsKey: parseSecretsKey(config.SECRETS_KEY), egress, wakeDelivery: () => worker?.wake() });
-    worker = createDeliveryWorker({ db, signingSecrets: service.signingSecrets, egress, log, clock });
+    worker = createDeliveryWorker({ db, openSecrets: service.openSecrets, egress, log, clock, leaseMs: config.WEBHOOKS_DELIVERY_LEASE_MS,
+      perEndpoint: config.WEBHOOKS_ENDPOINT_CONCURRENCY,
+      maxInFlight: config.WEBHOOKS_CONCURRENCY,
+    });
     return { ...service, worker, records: peerRecordSource(peers, clients) };
   },
   bindings: (service, log) => [webhooksGrpcBinding(service, log)],

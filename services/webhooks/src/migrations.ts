@@ -15,12 +15,13 @@ import { IDEMPOTENCY_MIGRATION_SQL, type Migration, OUTBOX_MIGRATION_SQL } from 
  *   the record) is only ever in the answer of the create or rotation that made it. Endpoints keep no
  *   custom fields. `signing_secret` is written in the create's own
  *   transaction, right after the row, so no committed endpoint lacks it; and
- *   `failing_since`, the start of its current run of failed attempts (cleared by any success), from
- *   which an endpoint whose deliveries have all failed for 5 days is disabled;
+ *   `failing_since`, the start of its current run of failed attempts (cleared by any success and
+ *   when the endpoint is enabled again), from which an endpoint whose deliveries have all failed for 5 days is disabled;
  * - on a delivery, its lease (owner and expiry) while a worker sends it, and the event's trace
  *   context, so an attempt's span joins the event's trace.
- * Attempts are not a table of their own: a delivery records how many there were and the outcome of
- * the last one (status code, error, duration, time), which is what a receiver's operator asks.
+ * Attempts are not a table of their own: a delivery records how many there were, the outcome of the
+ * last one (status code, error, duration, time), and in `attempt_log` each of the most recent 20,
+ * oldest first: what a receiver's operator asks.
  */
 export const migrations: Migration[] = [
   { id: '001_outbox', sql: OUTBOX_MIGRATION_SQL },
@@ -94,6 +95,48 @@ export const migrations: Migration[] = [
       CREATE INDEX webhook_deliveries_status_idx ON webhook_deliveries (workspace_id, status, created_at, id);
       -- The worker's claim: due pending deliveries, across workspaces (a system loop, like messaging's).
       CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+    `,
+  },
+  {
+    // An endpoint enabled again (by hand, after the service disabled it or its owner paused it)
+    // starts a new run: the failures before it no longer count towards the 5 days. Done in the
+    // table, so every path that enables an endpoint does it.
+    id: '005_endpoint_enabled_resets_failures',
+    sql: `
+      CREATE FUNCTION webhook_endpoints_enabled_resets_failures() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW.failing_since := NULL;
+        RETURN NEW;
+      END
+      $$;
+      CREATE TRIGGER webhook_endpoints_enabled_resets_failures
+        BEFORE UPDATE OF enabled ON webhook_endpoints
+        FOR EACH ROW WHEN (NEW.enabled AND NOT OLD.enabled)
+        EXECUTE FUNCTION webhook_endpoints_enabled_resets_failures();
+    `,
+  },
+  {
+    id: '006_webhook_deliveries_leased',
+    sql: `
+      -- The claim counts each endpoint's unexpired leases (its bound across replicas): leased rows only.
+      CREATE INDEX webhook_deliveries_leased_idx ON webhook_deliveries (workspace_id, endpoint_id) WHERE lease_expires_at IS NOT NULL;
+    `,
+  },
+  {
+    id: '007_webhook_deliveries_attempt_log',
+    sql: `
+      -- Each attempt's outcome, oldest first, the most recent 20 (the declaration's maxItems): the
+      -- worker appends one in the UPDATE that records the attempt and trims there. The deliveries
+      -- attempted before this migration keep only their last outcome (last_* columns).
+      ALTER TABLE webhook_deliveries ADD COLUMN attempt_log jsonb NOT NULL DEFAULT '[]';
+    `,
+  },
+  {
+    id: '008_webhook_deliveries_pending',
+    sql: `
+      -- The claim: the endpoints with pending deliveries (a loose index scan), then each one's
+      -- oldest due in order.
+      CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (workspace_id, endpoint_id, next_attempt_at) WHERE status = 'pending';
     `,
   },
 ];

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { type KeyObject, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 
 /**
  * Standard Webhooks 1.0 signing (DESIGN.md section 4, "Signing"): secrets are `whsec_<base64>`
@@ -11,9 +11,26 @@ export function generateSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');
 }
 
+/**
+ * Keys made from secrets, by secret: every delivery to an endpoint signs with the same one or two,
+ * and making a key costs more than the HMAC of a small body. Bounded: past the bound the oldest
+ * entries go first (a Map keeps insertion order).
+ */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 10_000;
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'));
+    if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  return 'v1,' + createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
+  return 'v1,' + createHmac('sha256', keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
 }
 
 /** The webhook-signature header: one `v1,` entry per secret, the current one first. */

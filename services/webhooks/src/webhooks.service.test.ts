@@ -2,10 +2,10 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { type Clock, type RunningGrpcServer, type SqlClient, createCursorCodec, createLogger, newId, parseListQuery, withIdempotencyKey, runMigrations, startGrpcServer, systemClock, toStruct, unary } from '@crm/kit';
+import { type Clock, type RunningGrpcServer, type SqlClient, createCursorCodec, createLogger, createServiceClient, newId, parseListQuery, recordReader, withIdempotencyKey, runMigrations, startGrpcServer, systemClock, toStruct, unary } from '@crm/kit';
 import { expectEventually, sqlBackends } from '@crm/kit/testing';
 import { ActivitiesEvents, PeopleEvents, loadWebhooks } from '@crm/proto';
-import { webhookEndpoints } from '@crm/webhooks-contract';
+import { webhookDeliveries, webhookEndpoints } from '@crm/webhooks-contract';
 import { Webhook } from 'standardwebhooks';
 import { type RecordSource, createEnqueue } from './event-stream.consumer';
 import { DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, createDeliveryWorker } from './delivery.worker';
@@ -93,7 +93,7 @@ describe.each(sqlBackends())('webhooks on %s', (backend) => {
 
   function setup(egress: EgressPolicy, clock: Clock = systemClock, workerOptions: { perEndpoint?: number; timeoutMs?: number } = {}) {
     const service = createWebhooksService({ db, cursors, secretsKey, egress, now: () => clock.now() });
-    const worker = createDeliveryWorker({ db, signingSecrets: service.signingSecrets, egress, log, clock, random: () => 0.5, ...workerOptions });
+    const worker = createDeliveryWorker({ db, openSecrets: service.openSecrets, egress, log, clock, random: () => 0.5, ...workerOptions });
     const enqueue = createEnqueue(db, records, () => clock.now());
     return { service, worker, enqueue };
   }
@@ -224,6 +224,30 @@ describe.each(sqlBackends())('webhooks on %s', (backend) => {
         expect(row).toMatchObject({ status: 'succeeded', attempts: 3, last_status_code: 204, last_error: null });
         expect(hook.received.map((r) => r.headers['webhook-id'])).toEqual([event.id, event.id, event.id]);
         expect(JSON.parse(hook.received[2]!.body)).toMatchObject({ type: 'task.created', data: { id: event.data.task_id, status: 'open' } });
+        // Every attempt is in the log, oldest first, at the times the clock gave (as the API writes them).
+        const started = Date.parse('2026-06-01T10:00:00.000Z');
+        const log = row!.attempt_log as { attempt: number; at: string; status_code: number | null; duration_ms: number; error: string | null }[];
+        expect(log).toEqual([
+          { attempt: 1, at: new Date(started).toISOString(), status_code: 500, duration_ms: expect.any(Number), error: 'answered 500' },
+          { attempt: 2, at: new Date(started + RETRY_SCHEDULE_MS[0]).toISOString(), status_code: 503, duration_ms: expect.any(Number), error: 'answered 503' },
+          { attempt: 3, at: new Date(started + RETRY_SCHEDULE_MS[0] + RETRY_SCHEDULE_MS[1]).toISOString(), status_code: 204, duration_ms: expect.any(Number), error: null },
+        ]);
+        for (const entry of log) expect(Number.isInteger(entry.duration_ms) && entry.duration_ms >= 0).toBe(true);
+        expect(log[2]!.duration_ms).toBe(row!.last_duration_ms);
+        // The API's record carries the same log.
+        const id = row!.id as string;
+        expect((await service.deliveries.get(ws, id)).attempt_log).toEqual(log);
+        // Retried by hand past 20 attempts (a delivery can be, without end), it keeps the most recent 20.
+        for (let i = 0; i < 20; i++) {
+          clock.advance(1_000);
+          await service.retryDelivery(ws, id);
+          expect(await worker.round()).toBe(1);
+        }
+        [row] = await delivery(ws, event.id);
+        expect(row).toMatchObject({ status: 'succeeded', attempts: 23 });
+        const kept = row!.attempt_log as typeof log;
+        expect(kept.map((entry) => entry.attempt)).toEqual(Array.from({ length: 20 }, (_, i) => i + 4));
+        expect(kept.at(-1)).toMatchObject({ at: clock.now().toISOString(), status_code: 204, error: null });
       } finally {
         await hook.close();
       }
@@ -252,6 +276,12 @@ describe.each(sqlBackends())('webhooks on %s', (backend) => {
         // Disabled: no new deliveries; enabled again by hand, the reason goes.
         expect(await enqueue(contactCreated(ws, clock.now()))).toBe(0);
         expect(await service.endpoints.update({ workspaceId: ws }, endpoint.id as string, { enabled: true })).toMatchObject({ enabled: true, disabled_reason: null });
+        // Enabled again, it starts a new run: one more failure does not disable it at once.
+        const again = contactCreated(ws, clock.now());
+        await enqueue(again);
+        expect(await worker.round()).toBe(1);
+        expect((await delivery(ws, again.id))[0]).toMatchObject({ status: 'pending', attempts: 1 });
+        expect(await service.endpoints.get(ws, endpoint.id as string)).toMatchObject({ enabled: true });
       } finally {
         await hook.close();
       }
@@ -396,7 +426,19 @@ describe.each(sqlBackends())('webhooks on %s', (backend) => {
       const retried = await unary<unknown, Record<string, unknown>>(client, 'RetryWebhookDelivery', { workspace_id: ws, id });
       expect(retried).toMatchObject({ status: 'pending' });
       await worker.round();
-      expect(await unary(client, 'GetWebhookDelivery', { workspace_id: ws, id })).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 200 });
+      const answer = await unary<unknown, Record<string, unknown>>(client, 'GetWebhookDelivery', { workspace_id: ws, id });
+      expect(answer).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 200 });
+      // The attempt log travels as a google.protobuf.Value; read as the gateway reads a record (kit's
+      // recordReader, GET /v1/webhook_deliveries/{id}), it is the record's array.
+      const reader = createServiceClient(loadWebhooks().crm.webhooks.v1.WebhooksService, server.address);
+      try {
+        expect((await recordReader(reader, webhookDeliveries)(ws, id as string)).attempt_log).toEqual([
+          { attempt: 1, at: expect.any(String), status_code: 500, duration_ms: expect.any(Number), error: 'answered 500' },
+          { attempt: 2, at: expect.any(String), status_code: 200, duration_ms: answer.last_duration_ms, error: null },
+        ]);
+      } finally {
+        reader.close();
+      }
       expect(hook.received.map((r) => r.headers['webhook-id'])).toEqual([event.id, event.id]);
       await expect(unary(client, 'RetryWebhookDelivery', { workspace_id: newId(), id })).rejects.toMatchObject({ code: 'not_found' });
       const rotated = await unary<unknown, Record<string, unknown>>(client, 'RotateWebhookEndpointSecret', { workspace_id: ws, id: created.id });

@@ -31,6 +31,15 @@ export interface WebhooksService {
   retryDelivery(workspaceId: string, id: string): Promise<ApiRecord>;
   /** The secrets that sign an endpoint's deliveries now: the current one, then the previous one within 24 h. */
   signingSecrets(workspaceId: string, endpointId: string): Promise<string[]>;
+  /** The same from the columns already read (the delivery worker's claim returns them). */
+  openSecrets(workspaceId: string, endpointId: string, sealed: SealedSecrets): string[];
+}
+
+/** An endpoint's signing secrets as stored: sealed with SECRETS_KEY, the previous one with its expiry. */
+export interface SealedSecrets {
+  signing_secret: unknown;
+  previous_signing_secret: unknown;
+  previous_signing_secret_expires_at: Date | string | null;
 }
 
 export interface WebhooksServiceDeps {
@@ -82,22 +91,40 @@ function endpointRules(egress: EgressPolicy) {
 export function createWebhooksService({ db, cursors, secretsKey, egress, now = () => new Date(), wakeDelivery }: WebhooksServiceDeps): WebhooksService {
   if (secretsKey.length !== 32) throw new Error('secretsKey must be 32 bytes');
   const seal = (workspaceId: string, id: string, secret: string) => JSON.stringify(encryptSecret(secret, secretsKey, secretBinding(workspaceId, id)));
-  const unseal = (workspaceId: string, id: string, sealed: unknown) => decryptSecret(sealed as EncryptedSecret, secretsKey, secretBinding(workspaceId, id));
+  /**
+   * Opened secrets, by what was opened (the binding and the sealed value, which a rotation
+   * changes): the delivery worker opens an endpoint's secrets for every delivery, and AES-GCM with
+   * its key setup costs more than the delivery's signature. Bounded like signing.ts's keys.
+   */
+  const opened = new Map<string, string>();
+  const unseal = (workspaceId: string, id: string, sealed: unknown) => {
+    const cacheKey = `${secretBinding(workspaceId, id)}|${JSON.stringify(sealed)}`;
+    let secret = opened.get(cacheKey);
+    if (secret === undefined) {
+      secret = decryptSecret(sealed as EncryptedSecret, secretsKey, secretBinding(workspaceId, id));
+      if (opened.size >= 10_000) opened.delete(opened.keys().next().value!);
+      opened.set(cacheKey, secret);
+    }
+    return secret;
+  };
 
-  /** The secrets that sign an endpoint's deliveries now: the current one, then the previous one within 24 h. */
-  async function signingSecrets(workspaceId: string, endpointId: string): Promise<string[]> {
-    const { rows } = await db.query<{ signing_secret: unknown; previous_signing_secret: unknown; previous_signing_secret_expires_at: Date | null }>(
-      `SELECT signing_secret, previous_signing_secret, previous_signing_secret_expires_at FROM webhook_endpoints WHERE workspace_id = $1::uuid AND id = $2::uuid`,
-      [workspaceId, endpointId],
-    );
-    const row = rows[0];
-    if (!row) return [];
+  /** The secrets that sign now, from an endpoint's sealed columns: the current one, then the previous one within 24 h. */
+  function openSecrets(workspaceId: string, endpointId: string, row: SealedSecrets): string[] {
     const secrets = [unseal(workspaceId, endpointId, row.signing_secret)];
     const expires = row.previous_signing_secret_expires_at;
     if (row.previous_signing_secret && expires && new Date(expires).getTime() > now().getTime()) {
       secrets.push(unseal(workspaceId, endpointId, row.previous_signing_secret));
     }
     return secrets;
+  }
+
+  /** The secrets that sign an endpoint's deliveries now, read from its row; none for an endpoint of no such workspace. */
+  async function signingSecrets(workspaceId: string, endpointId: string): Promise<string[]> {
+    const { rows } = await db.query<SealedSecrets>(
+      `SELECT signing_secret, previous_signing_secret, previous_signing_secret_expires_at FROM webhook_endpoints WHERE workspace_id = $1::uuid AND id = $2::uuid`,
+      [workspaceId, endpointId],
+    );
+    return rows[0] ? openSecrets(workspaceId, endpointId, rows[0]) : [];
   }
 
   const endpointStore = createResourceStore({ db, cursors, spec: webhookEndpoints, beforeWrite: endpointRules(egress), events: () => [] });
@@ -168,5 +195,6 @@ export function createWebhooksService({ db, cursors, secretsKey, egress, now = (
     },
 
     signingSecrets,
+    openSecrets,
   };
 }

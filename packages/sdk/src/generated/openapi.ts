@@ -3149,7 +3149,7 @@ export interface components {
             /** @description Whether events are delivered; true when omitted. The service sets it to false when every delivery has failed for 5 days. List filter: `?enabled=`. */
             enabled?: boolean;
         };
-        /** @description One event sent, or being sent, to one webhook endpoint, with the outcome of its last attempt. */
+        /** @description One event sent, or being sent, to one webhook endpoint, with the outcome of its last attempt and of each recent one. */
         WebhookDelivery: {
             /**
              * Format: uuid
@@ -3204,6 +3204,31 @@ export interface components {
              * @description How long the last attempt took, in milliseconds. Not a list filter.
              */
             readonly last_duration_ms: number | null;
+            /** @description Each attempt, oldest first: its number (attempt), when it was sent (at, RFC 3339), the HTTP status of the answer (status_code; null when none came), how long it took (duration_ms) and why it failed (error; null after a success). Only the most recent 20 are kept; empty before the first attempt. */
+            readonly attempt_log: {
+                /**
+                 * Format: int32
+                 * @description Which attempt it was, from 1; attempts counts them all.
+                 */
+                attempt: number;
+                /**
+                 * Format: date-time
+                 * @description When it was sent (RFC 3339 in UTC, with milliseconds).
+                 */
+                at: string;
+                /**
+                 * Format: int32
+                 * @description The HTTP status of the answer; null when none came (timeout, refused connection).
+                 */
+                status_code: number | null;
+                /**
+                 * Format: int32
+                 * @description How long it took, in milliseconds.
+                 */
+                duration_ms: number;
+                /** @description Why it failed, in a few words; null for a success. */
+                error: string | null;
+            }[];
             /**
              * Format: date-time
              * @description When the record was created (RFC 3339, UTC), set by the server. RFC 3339 with an offset, from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.
@@ -9615,6 +9640,22 @@ export interface operations {
                      *           "last_status_code": 200,
                      *           "last_error": "Example",
                      *           "last_duration_ms": 84,
+                     *           "attempt_log": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "at": "2026-03-02T09:30:00.120Z",
+                     *               "status_code": 503,
+                     *               "duration_ms": 212,
+                     *               "error": "answered 503"
+                     *             },
+                     *             {
+                     *               "attempt": 2,
+                     *               "at": "2026-03-02T09:30:05.310Z",
+                     *               "status_code": 200,
+                     *               "duration_ms": 84,
+                     *               "error": null
+                     *             }
+                     *           ],
                      *           "created_at": "2026-03-02T09:30:00Z",
                      *           "updated_at": "2026-03-02T09:30:00Z"
                      *         }
@@ -9689,6 +9730,22 @@ export interface operations {
                      *         "last_status_code": 200,
                      *         "last_error": "Example",
                      *         "last_duration_ms": 84,
+                     *         "attempt_log": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "at": "2026-03-02T09:30:00.120Z",
+                     *             "status_code": 503,
+                     *             "duration_ms": 212,
+                     *             "error": "answered 503"
+                     *           },
+                     *           {
+                     *             "attempt": 2,
+                     *             "at": "2026-03-02T09:30:05.310Z",
+                     *             "status_code": 200,
+                     *             "duration_ms": 84,
+                     *             "error": null
+                     *           }
+                     *         ],
                      *         "created_at": "2026-03-02T09:30:00Z",
                      *         "updated_at": "2026-03-02T09:30:00Z"
                      *       }
@@ -9757,6 +9814,22 @@ export interface operations {
                      *         "last_status_code": 200,
                      *         "last_error": "Example",
                      *         "last_duration_ms": 84,
+                     *         "attempt_log": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "at": "2026-03-02T09:30:00.120Z",
+                     *             "status_code": 503,
+                     *             "duration_ms": 212,
+                     *             "error": "answered 503"
+                     *           },
+                     *           {
+                     *             "attempt": 2,
+                     *             "at": "2026-03-02T09:30:05.310Z",
+                     *             "status_code": 200,
+                     *             "duration_ms": 84,
+                     *             "error": null
+                     *           }
+                     *         ],
                      *         "created_at": "2026-03-02T09:30:00Z",
                      *         "updated_at": "2026-03-02T09:30:00Z"
                      *       }

@@ -1,12 +1,16 @@
 import { baseFields, defineResource } from '@crm/kit';
 import { DELIVERY_STATUSES } from './event-types';
 
+/** How many attempts `attempt_log` keeps, the most recent; the worker's UPDATEs trim to the same 20 (delivery.worker.ts). */
+export const ATTEMPT_LOG_SIZE = 20;
+
 /**
  * Webhook deliveries: one event for one endpoint (webhooks context; DESIGN.md section 4,
  * "Webhooks"). Created by the service when an event matches an endpoint, at most once per
  * (endpoint, event); read-only over the API, and sent again now with
  * `POST /v1/webhook_deliveries/{id}/retry`. The last attempt's outcome is kept on the record with
- * the count of attempts.
+ * the count of attempts, and each attempt's in `attempt_log`: the most recent
+ * ATTEMPT_LOG_SIZE, since a delivery can be retried by hand without end.
  */
 export const webhookDeliveries = defineResource({
   name: 'webhook_deliveries',
@@ -15,7 +19,7 @@ export const webhookDeliveries = defineResource({
   timeField: 'created_at',
   maxLimit: 100,
   customFields: false,
-  description: 'One event sent, or being sent, to one webhook endpoint, with the outcome of its last attempt.',
+  description: 'One event sent, or being sent, to one webhook endpoint, with the outcome of its last attempt and of each recent one.',
   operationDocs: {
     list: "Filter by endpoint_id and status=failed to find what a receiver missed.",
     get: 'Use it to read one delivery and its last attempt.',
@@ -33,8 +37,36 @@ export const webhookDeliveries = defineResource({
     next_attempt_at: { type: 'datetime', readOnly: true, nullable: true, description: 'When it is sent next (RFC 3339); null once succeeded or failed.' },
     last_attempt_at: { type: 'datetime', readOnly: true, nullable: true, description: 'When it was last sent (RFC 3339); null before the first attempt.' },
     last_status_code: { type: 'integer', readOnly: true, nullable: true, description: "The HTTP status of the last attempt's answer; null when none came (timeout, refused connection).", example: 200, filter: false },
-    last_error: { type: 'string', readOnly: true, nullable: true, description: 'Why the last attempt failed, in a few words; null after a success.', filter: false },
+    // The worker keeps at most 500 characters of an error (delivery.worker.ts), more than a string's default 255.
+    last_error: { type: 'string', readOnly: true, nullable: true, maxLength: 500, description: 'Why the last attempt failed, in a few words; null after a success.', filter: false },
     last_duration_ms: { type: 'integer', readOnly: true, nullable: true, min: 0, description: 'How long the last attempt took, in milliseconds.', example: 84, filter: false },
+    attempt_log: {
+      type: 'json',
+      readOnly: true,
+      nullable: false,
+      description: `Each attempt, oldest first: its number (attempt), when it was sent (at, RFC 3339), the HTTP status of the answer (status_code; null when none came), how long it took (duration_ms) and why it failed (error; null after a success). Only the most recent ${ATTEMPT_LOG_SIZE} are kept; empty before the first attempt.`,
+      schema: {
+        type: 'array',
+        maxItems: ATTEMPT_LOG_SIZE,
+        items: {
+          type: 'object',
+          required: ['attempt', 'at', 'status_code', 'duration_ms', 'error'],
+          additionalProperties: false,
+          properties: {
+            attempt: { type: 'integer', format: 'int32', minimum: 1, maximum: 2147483647, description: 'Which attempt it was, from 1; attempts counts them all.' },
+            at: { type: 'string', format: 'date-time', maxLength: 24, description: 'When it was sent (RFC 3339 in UTC, with milliseconds).' },
+            status_code: { type: ['integer', 'null'], format: 'int32', minimum: 0, maximum: 999, description: "The HTTP status of the answer; null when none came (timeout, refused connection)." },
+            duration_ms: { type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647, description: 'How long it took, in milliseconds.' },
+            // The pattern the reference gives last_error, the same text (gateway's TEXT_PATTERN).
+            error: { type: ['string', 'null'], maxLength: 500, pattern: '^(?!\\uFEFF)[^\\u0000]*$', description: 'Why it failed, in a few words; null for a success.' },
+          },
+        },
+      },
+      example: [
+        { attempt: 1, at: '2026-03-02T09:30:00.120Z', status_code: 503, duration_ms: 212, error: 'answered 503' },
+        { attempt: 2, at: '2026-03-02T09:30:05.310Z', status_code: 200, duration_ms: 84, error: null },
+      ],
+    },
     created_at: { ...baseFields.created_at, sort: true },
     updated_at: baseFields.updated_at,
   },
