@@ -25,13 +25,13 @@ const healthProto = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoP
   grpc: { health: { v1: { Health: ClientConstructor<grpc.Client> } } };
 };
 
-/** grpc.health.v1 Check over an existing client's channel, answered within the deadline. */
-export async function checkHealth(client: grpc.Client, deadlineMs = 1_000): Promise<boolean> {
+/** grpc.health.v1 Check over an existing client's channel, answered within the deadline: the server's readiness, or a named status. */
+export async function checkHealth(client: grpc.Client, deadlineMs = 1_000, service = ''): Promise<boolean> {
   const health = new healthProto.grpc.health.v1.Health('unused', grpc.credentials.createInsecure(), {
     channelOverride: client.getChannel(),
   });
   try {
-    const response = await unary<{ service: string }, { status: string }>(health, 'Check', { service: '' }, { deadlineMs });
+    const response = await unary<{ service: string }, { status: string }>(health, 'Check', { service }, { deadlineMs });
     return response.status === 'SERVING';
   } catch {
     return false;

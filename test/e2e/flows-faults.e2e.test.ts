@@ -2,10 +2,13 @@
  * Flows under failure, with the services as separate processes, a real SMTP server and a NATS
  * server of the test's own (so it can be stopped): the flows process killed with SIGKILL while it
  * works and started again; exits that land while a flow's next email is queued but not delivered;
- * NATS stopped for a minute while exits happen. Nothing is lost and nothing is delivered twice,
- * counted at the SMTP server.
+ * NATS stopped for a minute while exits happen, every service ready throughout. Nothing is lost
+ * and nothing is delivered twice, counted at the SMTP server.
  */
+import { EVENT_BUS_HEALTH } from '@crm/kit';
 import { expectEventually, toolAvailable } from '@crm/kit/testing';
+import { SERVICE_COMPONENTS } from '../../packages/cli/src/components';
+import { grpcServing } from '../support/health';
 import { dsnFor, sendToInbound, unsubscribeOneClick } from '../support/mail';
 import { NATS_SERVER_BINARY, type NatsServer, startNatsServer } from '../support/nats-server';
 import { freePort } from '../support/processes';
@@ -188,7 +191,7 @@ suite('flows under failure', () => {
     }
   });
 
-  test('NATS stopped for a minute while replies, meetings and deletions happen: no exit is lost', async () => {
+  test('NATS stopped for a minute while replies, meetings and deletions happen: every service stays ready, no exit is lost', async () => {
     const flow = await created('/v1/flows', {
       name: 'Slow burn',
       status: 'active',
@@ -209,7 +212,24 @@ suite('flows under failure', () => {
     const bookers = people.slice(10, 20);
     const leavers = people.slice(20);
 
+    // Readiness through the outage, as the probes and the gateway's /readyz see it, every second:
+    // every service stays ready (its database answers), and reports the bus apart.
     const stoppedAt = Date.now();
+    const notReady: string[] = [];
+    const busReportedDown = new Set<string>();
+    let watching = true;
+    const watcher = (async () => {
+      const services = SERVICE_COMPONENTS.filter((c) => c.database).map((c) => c.name);
+      while (watching) {
+        for (const [name, address] of Object.entries(stack!.addresses)) {
+          if (!(await grpcServing(address))) notReady.push(`${name} at ${Math.round((Date.now() - stoppedAt) / 1000)} s`);
+          if (services.includes(name) && !(await grpcServing(address, EVENT_BUS_HEALTH))) busReportedDown.add(name);
+        }
+        const ready = await fetch(`${stack!.baseUrl}/readyz`).then((r) => r.status, () => 0);
+        if (ready !== 200) notReady.push(`gateway /readyz ${ready}`);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    })();
     await nats!.stop();
     // With the broker down the API still takes the writes; their events wait in each service's outbox.
     for (const c of repliers) await reply(messagesTo(c.email)[0]!);
@@ -219,6 +239,11 @@ suite('flows under failure', () => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 60_000 - (Date.now() - stoppedAt))));
     expect([...(await enrollmentsOf(flow.id)).values()].filter((e) => e.status === 'exited')).toEqual([]);
     await nats!.start();
+    watching = false;
+    await watcher;
+    expect(notReady).toEqual([]);
+    // The bus was reported down, under its own name, by every context that uses it.
+    expect([...busReportedDown].sort()).toEqual(SERVICE_COMPONENTS.filter((c) => c.database).map((c) => c.name).sort());
 
     await expectEventually(
       async () => {

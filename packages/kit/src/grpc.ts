@@ -15,6 +15,7 @@ import { CrmError, DomainError, GRPC_STATUS_TO_CODE, grpcStatusOf, isErrorCode }
 import { newId } from './ids';
 import type { Logger } from './logger';
 import { recordRpcServed } from './metrics';
+import { isBackingServiceUnavailable } from './unavailable';
 
 /**
  * Failed calls carry `{code, message, details}` as JSON in this binary trailing metadata entry, so
@@ -35,6 +36,12 @@ export type ServiceHandlers<D> = {
 function callerError(error: unknown, log: Logger, method: string): CrmError {
   if (error instanceof CrmError) return error;
   const errorId = newId();
+  if (isBackingServiceUnavailable(error)) {
+    // A database or cache that is restarting, failing over or out of connections: the caller may
+    // retry (503 with Retry-After at the gateway), and nothing was half-written (unavailable.ts).
+    log.warn({ err: error, errorId, method }, 'a backing service is unavailable: answered UNAVAILABLE');
+    return new CrmError('unavailable', `a backing service is unavailable; retry the request (error id ${errorId})`);
+  }
   log.error({ err: error, errorId, method }, 'unexpected error in gRPC handler');
   return new CrmError('internal', `internal error (error id ${errorId})`);
 }
@@ -335,6 +342,11 @@ export interface RunningGrpcServer {
    * the readiness probes ask). Ignored once shutdown has begun: a stopping server stays NOT_SERVING.
    */
   setServing(serving: boolean): void;
+  /**
+   * Reports one more grpc.health.v1 name SERVING or NOT_SERVING: a dependency's (EVENT_BUS_HEALTH),
+   * which an operator or a test may ask and readiness does not. NOT_SERVING once shutdown has begun.
+   */
+  setStatus(name: string, serving: boolean): void;
   shutdown(graceMs?: number): Promise<void>;
 }
 
@@ -352,6 +364,7 @@ export async function startGrpcServer(address: string, services: GrpcServiceBind
   );
   const host = address.slice(0, address.lastIndexOf(':'));
   let stopping = false;
+  const others = new Set<string>();
   const report = (status: 'SERVING' | 'NOT_SERVING') => {
     health.setStatus('', status);
     for (const service of services) health.setStatus(service.name, status);
@@ -363,9 +376,14 @@ export async function startGrpcServer(address: string, services: GrpcServiceBind
     setServing(serving) {
       if (!stopping) report(serving ? 'SERVING' : 'NOT_SERVING');
     },
+    setStatus(name, serving) {
+      others.add(name);
+      health.setStatus(name, serving && !stopping ? 'SERVING' : 'NOT_SERVING');
+    },
     async shutdown(graceMs = 5_000) {
       stopping = true;
       report('NOT_SERVING');
+      for (const name of others) health.setStatus(name, 'NOT_SERVING');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.forceShutdown();

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath } from 'grpc-health-check';
 import { type ClientConstructor, startGrpcServer, unary } from './grpc';
-import { monitorHealth } from './health';
+import { EVENT_BUS_HEALTH, monitorHealth } from './health';
 import { createMemoryBus } from './events';
 import { createLogger } from './logger';
 import { type Migration, SchemaNotMigratedError, runMigrations, verifyMigrations } from './migrate';
@@ -14,10 +14,10 @@ const log = createLogger('test', 'silent');
 const healthProto = grpc.loadPackageDefinition(protoLoader.loadSync(protoPath, { enums: String, keepCase: true, defaults: true })) as unknown as {
   grpc: { health: { v1: { Health: ClientConstructor<grpc.Client> } } };
 };
-async function healthOf(address: string): Promise<string> {
+async function healthOf(address: string, service = ''): Promise<string> {
   const client = new healthProto.grpc.health.v1.Health(address, grpc.credentials.createInsecure());
   try {
-    return (await unary<{ service: string }, { status: string }>(client, 'Check', { service: '' }, { deadlineMs: 2_000 })).status;
+    return (await unary<{ service: string }, { status: string }>(client, 'Check', { service }, { deadlineMs: 2_000 })).status;
   } finally {
     client.close();
   }
@@ -116,6 +116,39 @@ describe.each(sqlBackends())('migrations on %s', (backend) => {
       expect(await healthOf(running.server.address)).toBe('SERVING');
       await running.stop();
     } finally {
+      await bus.close();
+      await drop();
+    }
+  });
+
+  test('readiness follows the database only: the event bus down is reported under its own name, and the service stays SERVING', async () => {
+    const { db, drop } = await backend.open('bus_down');
+    // The memory bus, with a ping that answers while `busUp` (a NATS bus pings its server).
+    const bus = createMemoryBus();
+    let busUp = true;
+    let dbUp = true;
+    Object.assign(bus, { ping: async () => { if (!busUp) throw new Error('no connection'); } });
+    const definition = { name: 'sample', migrations: MIGRATIONS, create: () => ({}), bindings: () => [] };
+    const checked = { ...db, query: ((...args: Parameters<typeof db.query>) => (dbUp ? db.query(...args) : Promise.reject(new Error('connection refused')))) as typeof db.query };
+    const runtime = { db: checked, bus, cursorSecret: 'x'.repeat(32), grpcAddr: '127.0.0.1:0', log, config: {}, peerAddress: () => '', healthIntervalMs: 20 };
+    const running = await startSqlService(definition, runtime);
+    const address = running.server.address;
+    try {
+      expect([await healthOf(address), await healthOf(address, EVENT_BUS_HEALTH)]).toEqual(['SERVING', 'SERVING']);
+      busUp = false;
+      await expectEventually(async () => expect(await healthOf(address, EVENT_BUS_HEALTH)).toBe('NOT_SERVING'));
+      expect(await healthOf(address)).toBe('SERVING');
+      busUp = true;
+      await expectEventually(async () => expect(await healthOf(address, EVENT_BUS_HEALTH)).toBe('SERVING'));
+      // The database is what readiness asks.
+      dbUp = false;
+      await expectEventually(async () => expect(await healthOf(address)).toBe('NOT_SERVING'));
+      expect(await healthOf(address, EVENT_BUS_HEALTH)).toBe('SERVING');
+      dbUp = true;
+      await expectEventually(async () => expect(await healthOf(address)).toBe('SERVING'));
+    } finally {
+      await running.stop();
+      expect(await healthOf(address, EVENT_BUS_HEALTH).catch(() => 'gone')).not.toBe('SERVING');
       await bus.close();
       await drop();
     }

@@ -20,15 +20,26 @@ export interface HealthMonitorOptions {
    */
   failuresBeforeNotServing?: number;
   log?: Logger;
+  /** What the log lines say when the checks start failing and when they pass again. */
+  messages?: { down: string; up: string };
 }
 
 export interface HealthMonitor {
+  /** The last outcome reported: true until the checks fail `failuresBeforeNotServing` rounds in a row. */
+  readonly serving: boolean;
   /** Runs one round now and reports its outcome (the tests' handle; the timer runs rounds by itself). */
   checkNow(): Promise<boolean>;
   stop(): void;
 }
 
 export const DEFAULT_HEALTH_INTERVAL_MS = 5_000;
+
+/**
+ * The grpc.health.v1 name under which a service reports whether its event bus answers. Readiness
+ * (the empty name and the services' own names, which the probes ask) does not follow it: with the
+ * bus down a service still serves, and its outbox keeps the events it commits until the bus is back.
+ */
+export const EVENT_BUS_HEALTH = 'crm.event-bus';
 
 function withTimeout(promise: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
@@ -65,8 +76,8 @@ export function monitorHealth(report: (serving: boolean) => void, checks: readon
     if (next !== serving) {
       serving = next;
       report(serving);
-      if (serving) options.log?.info('dependencies reachable again: SERVING');
-      else options.log?.warn({ failing }, 'a dependency is unreachable: NOT_SERVING until it answers');
+      if (serving) options.log?.info(options.messages?.up ?? 'dependencies reachable again: SERVING');
+      else options.log?.warn({ failing }, options.messages?.down ?? 'a dependency is unreachable: NOT_SERVING until it answers');
     }
     return serving;
   };
@@ -79,6 +90,9 @@ export function monitorHealth(report: (serving: boolean) => void, checks: readon
   schedule();
 
   return {
+    get serving() {
+      return serving;
+    },
     checkNow: round,
     stop() {
       stopped = true;

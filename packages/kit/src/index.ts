@@ -5,6 +5,7 @@ export * from './cursor';
 export * from './deadline';
 export * from './email-address';
 export * from './errors';
+export * from './unavailable';
 export * from './events';
 export * from './field-values';
 export * from './grpc';

@@ -74,6 +74,12 @@ export const INSTRUMENTS = {
     description: 'Events the outbox relay published.',
     attributes: ['crm.context'],
   },
+  'crm.dependency.available': {
+    kind: 'gauge',
+    unit: '{dependency}',
+    description: "1 while a service's dependency answers its checks (every 5 s; 0 after two failed rounds), else 0: the database (readiness follows it) and the event bus (readiness does not: the outbox keeps the events).",
+    attributes: ['crm.context', 'crm.dependency'],
+  },
   'crm.outbox.events': {
     kind: 'gauge',
     unit: '{event}',

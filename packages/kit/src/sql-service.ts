@@ -4,7 +4,7 @@ import { type CursorCodec, createCursorCodec } from './cursor';
 import { type EventBus, type Subscription, createOutboxRelay } from './events';
 import { type GrpcServiceBinding, type RunningGrpcServer, type ServiceClient, createServiceClient, startGrpcServer } from './grpc';
 import { startIdempotencyPruner } from './idempotency';
-import { type DependencyCheck, type HealthMonitor, monitorHealth } from './health';
+import { type DependencyCheck, EVENT_BUS_HEALTH, type HealthMonitor, monitorHealth } from './health';
 import type { Logger } from './logger';
 import { type Observe, observeGauges } from './metrics';
 import { type Migration, runMigrations, verifyMigrations } from './migrate';
@@ -131,11 +131,28 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
   const server = await startGrpcServer(runtime.grpcAddr, definition.bindings(service, log));
   relay.start();
   const stopPruner = startIdempotencyPruner(db, (error) => log.warn({ err: error }, 'pruning idempotency keys failed'));
-  // Readiness covers this service's own database and bus only: a peer that is down fails the calls
-  // that need it, not the whole service.
-  const dependencies: DependencyCheck[] = [{ name: 'database', check: () => db.query('SELECT 1') }];
-  if (bus.ping) dependencies.push({ name: 'event bus', check: () => bus.ping!() });
-  const health = monitorHealth((serving) => server.setServing(serving), dependencies, { intervalMs: runtime.healthIntervalMs, log });
+  // Readiness means "can serve": this service answers from its own database. A peer that is down
+  // fails the calls that need it, not the whole service; and the event bus being down takes no
+  // request with it (the outbox keeps each commit's events until it answers again), so it is
+  // reported apart, under its own health name and by a gauge, and never takes the pods out of
+  // their Service.
+  const readiness: DependencyCheck[] = [{ name: 'database', check: () => db.query('SELECT 1') }];
+  const health = monitorHealth((serving) => server.setServing(serving), readiness, { intervalMs: runtime.healthIntervalMs, log });
+  const busHealth = bus.ping
+    ? monitorHealth((up) => server.setStatus(EVENT_BUS_HEALTH, up), [{ name: 'event bus', check: () => bus.ping!() }], {
+        intervalMs: runtime.healthIntervalMs,
+        log,
+        messages: {
+          down: `the event bus is unreachable: ${EVENT_BUS_HEALTH} NOT_SERVING; still ready, events wait in the outbox`,
+          up: `the event bus answers again: ${EVENT_BUS_HEALTH} SERVING`,
+        },
+      })
+    : undefined;
+  if (bus.ping) server.setStatus(EVENT_BUS_HEALTH, true);
+  const unobserveDependencies = observeGauges((observe) => {
+    observe('crm.dependency.available', health.serving ? 1 : 0, { 'crm.context': definition.name, 'crm.dependency': 'database' });
+    if (busHealth) observe('crm.dependency.available', busHealth.serving ? 1 : 0, { 'crm.context': definition.name, 'crm.dependency': 'event_bus' });
+  });
   const unobservePool = db.poolUse ? observeGauges((observe) => observePool(observe, definition.name, db.poolUse!())) : () => undefined;
   log.info({ address: server.address, consumers: consumers.map((c) => c.durable) }, `${definition.name} service listening`);
   return {
@@ -144,6 +161,8 @@ export async function startSqlService<S, P extends Peers = {}, C extends ConfigS
     health,
     async stop(graceMs) {
       health.stop();
+      busHealth?.stop();
+      unobserveDependencies();
       unobservePool();
       await server.shutdown(graceMs);
       await workers.stop();

@@ -1,6 +1,9 @@
+import * as net from 'node:net';
 import fc from 'fast-check';
 import { types as pgTypes } from 'pg';
-import { isoTimestamp } from './sql';
+import { createPgClient, isoTimestamp } from './sql';
+import { TEST_DATABASE_URL, serviceAvailable } from './testing/reachability';
+import { isBackingServiceUnavailable } from './unavailable';
 import { type SqlBackend, sqlBackends } from './testing/sql-backends';
 
 /**
@@ -58,6 +61,52 @@ describe.each(sqlBackends().map((backend) => [backend.name, backend] as const))(
       expect((await db.query(select)).rows[0]!.at).toBeInstanceOf(Date);
     } finally {
       await drop();
+    }
+  });
+});
+
+describe('a Postgres connection lost in the middle of a transaction', () => {
+  const haveDatabase = serviceAvailable('Postgres', TEST_DATABASE_URL);
+  (haveDatabase ? test : test.skip)('fails that transaction as unavailable, does not end the process, and the next one runs', async () => {
+    // The pool reaches Postgres through a proxy the test cuts, as a server restart cuts its clients.
+    const upstream = new URL(TEST_DATABASE_URL);
+    const sockets = new Set<net.Socket>();
+    const proxy = net.createServer((inbound) => {
+      const outbound = net.connect(Number(upstream.port || 5432), upstream.hostname);
+      sockets.add(inbound).add(outbound);
+      inbound.on('error', () => undefined);
+      outbound.on('error', () => undefined);
+      inbound.pipe(outbound).pipe(inbound);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const url = new URL(TEST_DATABASE_URL);
+    url.host = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    const db = await createPgClient({ url: url.toString(), schema: 'kit_sql_cut', max: 2 });
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const failed = await db
+        .transaction(async (tx) => {
+          await tx.query('SELECT 1');
+          // Between two statements, in the caller's code: the connection goes.
+          for (const socket of sockets) socket.destroy();
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          await tx.query('SELECT 2');
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(isBackingServiceUnavailable(failed)).toBe(true);
+      expect(uncaught).toEqual([]);
+      // The broken client was discarded, not pooled: the next transaction gets a new connection.
+      expect(await db.transaction(async (tx) => (await tx.query<{ n: number }>('SELECT 3 AS n')).rows[0]!.n)).toBe(3);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await db.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
     }
   });
 });

@@ -114,6 +114,9 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const bootstrap = await pool.connect();
+  // Its query fails if its connection does; the 'error' event must not end the process meanwhile.
+  const ignore = () => undefined;
+  bootstrap.on('error', ignore);
   try {
     // Only when it is missing: CREATE SCHEMA, even IF NOT EXISTS, needs CREATE on the database, which
     // a service's runtime role (DML only, see infra/postgres/roles.sql) does not have.
@@ -126,6 +129,7 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
       });
     }
   } finally {
+    bootstrap.off('error', ignore);
     bootstrap.release();
   }
   const run = <R>(q: Pool | PoolClient, text: string, params?: readonly unknown[], options?: QueryOptions) =>
@@ -145,6 +149,15 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
     exec: (script) => exec(pool, script),
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client is ours to watch: if the server ends its connection (a restart, a
+      // failover) between two statements, pg emits 'error' on it, which would end the process
+      // unheard. The transaction's next statement fails instead, and the client is not returned
+      // to the pool but discarded.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken ??= error;
+      };
+      client.on('error', onError);
       try {
         // A transaction under a caller's deadline is cancelled by the server when the deadline
         // passes. One round trip for both (the simple protocol takes several statements).
@@ -154,10 +167,13 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
         await client.query('COMMIT');
         return value;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((rollbackFailed: Error) => {
+          broken ??= rollbackFailed;
+        });
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     close: () => pool.end(),
