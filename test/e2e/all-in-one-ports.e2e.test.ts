@@ -52,17 +52,18 @@ test('with 50051 and 9464 taken, all-in-one serves the API, /metrics, and crm ad
     PORT: String(await freePort()),
   });
   running = process_;
-  const url = await expectEventually(
+  // The key is printed after the address, once the first workspace and its owner exist: wait for both.
+  const { url, key } = await expectEventually(
     () => {
       if (process_.child.exitCode !== null) throw new Error(`crm start exited:\n${process_.output()}`);
-      const match = /listening on (http:\/\/\S+)/.exec(process_.output());
-      expect(match).not.toBeNull();
-      return match![1]!;
+      const output = process_.output();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const printed = /\n\s+(svc_live_[A-Za-z0-9_-]{32})\n/.exec(output)?.[1];
+      expect([match?.[1], printed]).toEqual([expect.any(String), expect.any(String)]);
+      return { url: match![1]!, key: printed! };
     },
     { timeoutMs: 120_000, intervalMs: 200 },
   );
-  const key = /\n\s+(svc_live_[A-Za-z0-9_-]{32})\n/.exec(process_.output())?.[1];
-  expect(key).toBeDefined();
   const api = apiClient(url);
   expect((await api('POST', '/v1/contacts', { key, body: { first_name: 'Ada', email: 'ada@example.com' } })).status).toBe(201);
 

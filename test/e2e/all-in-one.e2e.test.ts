@@ -48,9 +48,19 @@ afterAll(async () => {
 
 test('first start prints a working full-scope key; a restart keeps data and prints none', async () => {
   const ports = { http: await freePort(), directory: await freePort() };
-  const first = await start(ports);
-  const key = /\n\s+(svc_live_[A-Za-z0-9_-]{32})\n/.exec(first.output)?.[1];
-  expect(key).toBeDefined();
+  await start(ports);
+  // The key and the owner's link are printed after the address, once the first workspace and its owner exist.
+  const first = await expectEventually(
+    () => {
+      const output = running!.output();
+      const printed = /\n\s+(svc_live_[A-Za-z0-9_-]{32})\n/.exec(output)?.[1];
+      expect(printed).toEqual(expect.any(String));
+      expect(output).toContain('/settings/password?token=');
+      return { output, url: /listening on (http:\/\/\S+)/.exec(output)![1]!, key: printed! };
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
+  const key = first.key;
   // And the owner's one-time link to set a password, on this start's own address.
   expect(first.output).toContain('Sign in to the settings page as owner@example.com');
   expect(first.output).toContain(`${first.url}/settings/password?token=`);
