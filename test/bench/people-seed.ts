@@ -21,6 +21,9 @@ export const SEED_SIZES = {
   owners: 25,
 } as const;
 
+/** Other sizes (the tenancy migration bench seeds fewer contacts); the memberships must split evenly over pools 2 and on. */
+export type SeedSizes = { readonly [K in keyof typeof SEED_SIZES]: number };
+
 const FIRST_NAMES = [
   'James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara',
   'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Charles', 'Karen', 'Christopher', 'Lisa', 'Daniel', 'Nancy',
@@ -87,7 +90,7 @@ export interface SeedResult {
  * Seeds `workspaceId` in the (already migrated) schema the client is bound to. Other workspaces'
  * rows are untouched; the workspace's own rows are replaced.
  */
-export async function seedPeople(db: SqlClient, workspaceId: string, log: (line: string) => void): Promise<SeedResult> {
+export async function seedPeople(db: SqlClient, workspaceId: string, log: (line: string) => void, sizes: SeedSizes = SEED_SIZES): Promise<SeedResult> {
   const started = Date.now();
   const step = async (label: string, sql: string) => {
     const t = Date.now();
@@ -95,7 +98,7 @@ export async function seedPeople(db: SqlClient, workspaceId: string, log: (line:
     log(`  ${label} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
   };
   const ws = `'${workspaceId}'::uuid`;
-  const ownerIds = Array.from({ length: SEED_SIZES.owners }, (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`);
+  const ownerIds = Array.from({ length: sizes.owners }, (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`);
   const owners = sqlArray(ownerIds);
 
   // The secondary indexes of the seeded tables: dropped for the load, rebuilt from their own
@@ -123,9 +126,9 @@ export async function seedPeople(db: SqlClient, workspaceId: string, log: (line:
   await db.exec(`SELECT setseed(0.42)`);
 
   await step(
-    `${SEED_SIZES.organizations.toLocaleString('en')} organizations`,
+    `${sizes.organizations.toLocaleString('en')} organizations`,
     `CREATE TEMP TABLE seed_orgs AS
-       SELECT n, gen_random_uuid() AS id FROM generate_series(1, ${SEED_SIZES.organizations}) AS n;
+       SELECT n, gen_random_uuid() AS id FROM generate_series(1, ${sizes.organizations}) AS n;
      INSERT INTO organizations (id, workspace_id, name, domain, website_url, industry, country, created_at, updated_at)
      SELECT o.id, ${ws},
             ${pick(WORDS, 'random()')} || ' ' || ${pick(SUFFIXES, 'random()')} || ' ' || o.n,
@@ -138,13 +141,13 @@ export async function seedPeople(db: SqlClient, workspaceId: string, log: (line:
   );
 
   // Owners: a Zipf-like skew (owner 1 holds about 1/4 of the contacts).
-  const owner = `(${owners})[1 + least(${SEED_SIZES.owners - 1}, floor(${SEED_SIZES.owners} * power(random(), 2.2))::int)]::uuid`;
+  const owner = `(${owners})[1 + least(${sizes.owners - 1}, floor(${sizes.owners} * power(random(), 2.2))::int)]::uuid`;
   await step(
-    `${SEED_SIZES.contacts.toLocaleString('en')} contacts`,
+    `${sizes.contacts.toLocaleString('en')} contacts`,
     `CREATE TEMP TABLE seed_contacts AS
        SELECT n, gen_random_uuid() AS id,
-              now() - interval '3 years' + (n::float8 / ${SEED_SIZES.contacts}) * interval '3 years' + random() * interval '1 hour' AS created_at
-         FROM generate_series(1, ${SEED_SIZES.contacts}) AS n;
+              now() - interval '3 years' + (n::float8 / ${sizes.contacts}) * interval '3 years' + random() * interval '1 hour' AS created_at
+         FROM generate_series(1, ${sizes.contacts}) AS n;
      INSERT INTO contacts (id, workspace_id, svc_uid, first_name, last_name, email, phone, title, company_name, company_domain,
                            internal_stage, priority, owner_id, organization_id, source, country, state, city,
                            last_engagement_at, last_touchpoint_at, custom, created_at, updated_at)
@@ -169,7 +172,7 @@ export async function seedPeople(db: SqlClient, workspaceId: string, log: (line:
             CASE WHEN random() < 0.2 THEN jsonb_build_object('lead_score', floor(random() * 100)::int) ELSE '{}'::jsonb END,
             c.created_at, c.created_at + random() * (now() - c.created_at)
        FROM seed_contacts c
-       JOIN seed_orgs o ON o.n = 1 + (c.n::bigint * 7919) % ${SEED_SIZES.organizations},
+       JOIN seed_orgs o ON o.n = 1 + (c.n::bigint * 7919) % ${sizes.organizations},
             LATERAL (SELECT ${nullable(0.03, pick(FIRST_NAMES, 'random()'))} AS first_name,
                             ${nullable(0.05, pick(LAST_NAMES, 'power(random(), 1.5)'))} AS last_name,
                             lower(${pick(WORDS, 'random()')}) || (c.n % 5000) || '.example' AS domain,
@@ -177,26 +180,26 @@ export async function seedPeople(db: SqlClient, workspaceId: string, log: (line:
   );
 
   await step(
-    `${SEED_SIZES.pools.toLocaleString('en')} pools`,
-    `CREATE TEMP TABLE seed_pools AS SELECT n, gen_random_uuid() AS id FROM generate_series(1, ${SEED_SIZES.pools}) AS n;
+    `${sizes.pools.toLocaleString('en')} pools`,
+    `CREATE TEMP TABLE seed_pools AS SELECT n, gen_random_uuid() AS id FROM generate_series(1, ${sizes.pools}) AS n;
      INSERT INTO pools (id, workspace_id, name, description, owner_id, visibility, contacts_count, created_at, updated_at)
      SELECT p.id, ${ws}, 'Pool ' || p.n || ' ' || ${pick(WORDS, 'random()')},
             ${nullable(0.5, `'Contacts for campaign ' || p.n`)},
-            ${nullable(0.2, `(${owners})[1 + (p.n % ${SEED_SIZES.owners})]::uuid`)},
+            ${nullable(0.2, `(${owners})[1 + (p.n % ${sizes.owners})]::uuid`)},
             CASE WHEN random() < 0.6 THEN 'private' ELSE 'workspace' END, 0, t, t
        FROM seed_pools p, LATERAL (SELECT now() - interval '2 years' + random() * interval '2 years' + p.n * interval '0 s' AS t) AS times;`,
   );
 
   // Pool 1 takes every 19th contact; pool p > 1 takes 150 distinct contacts (104729 is prime, so
   // k * 104729 mod 1e6 differs for every k of a pool).
-  const perPool = (SEED_SIZES.memberships - SEED_SIZES.bigPool) / (SEED_SIZES.pools - 1);
+  const perPool = (sizes.memberships - sizes.bigPool) / (sizes.pools - 1);
   await step(
-    `${SEED_SIZES.memberships.toLocaleString('en')} memberships`,
+    `${sizes.memberships.toLocaleString('en')} memberships`,
     `INSERT INTO pool_contacts (id, workspace_id, pool_id, contact_id, added_by, added_at, created_at, updated_at)
-     SELECT gen_random_uuid(), ${ws}, p.id, c.id, ${nullable(0.3, `(${owners})[1 + (m.k % ${SEED_SIZES.owners})]::uuid`)}, t, t, t
-       FROM (SELECT 1 AS p, k, 1 + (k - 1) * 19 AS n FROM generate_series(1, ${SEED_SIZES.bigPool}) AS k
+     SELECT gen_random_uuid(), ${ws}, p.id, c.id, ${nullable(0.3, `(${owners})[1 + (m.k % ${sizes.owners})]::uuid`)}, t, t, t
+       FROM (SELECT 1 AS p, k, 1 + (k - 1) * 19 AS n FROM generate_series(1, ${sizes.bigPool}) AS k
              UNION ALL
-             SELECT p, k, 1 + (p * 7919 + k * 104729) % ${SEED_SIZES.contacts} FROM generate_series(2, ${SEED_SIZES.pools}) AS p,
+             SELECT p, k, 1 + (p * 7919 + k * 104729) % ${sizes.contacts} FROM generate_series(2, ${sizes.pools}) AS p,
                     generate_series(1, ${perPool}) AS k) AS m
        JOIN seed_pools p ON p.n = m.p
        JOIN seed_contacts c ON c.n = m.n,

@@ -35,6 +35,12 @@ export interface SqlClient extends SqlQueryable {
   readonly kind: 'postgres' | 'pglite';
   readonly schema: string;
   transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn on one connection of its own, outside any transaction (statements autocommit): what
+   * `CREATE INDEX CONCURRENTLY` and a session-level advisory lock need. The connection is closed
+   * afterwards, so nothing fn set on it (settings, session locks) outlives the call.
+   */
+  session<T>(fn: (conn: SqlQueryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** The connection pool's use now (`pg` only; PGlite has one connection and no pool). */
   poolUse?(): PoolUse;
@@ -176,6 +182,20 @@ export async function createPgClient(options: PgClientOptions): Promise<SqlClien
         client.release(broken);
       }
     },
+    async session(fn) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken ??= error;
+      };
+      client.on('error', onError);
+      try {
+        return await fn({ query: (text, params, options) => run(client, text, params, options), exec: (script) => exec(client, script) });
+      } finally {
+        client.off('error', onError);
+        client.release(broken ?? true);
+      }
+    },
     close: () => pool.end(),
     poolUse: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
@@ -208,6 +228,8 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
     exec: (script) => exec(db, script),
     transaction: (fn) =>
       db.transaction((tx) => fn({ query: (text, params, options) => run(tx, text, params, options), exec: (script) => exec(tx, script) })),
+    // PGlite is one connection, which autocommits between transactions.
+    session: (fn) => fn({ query: (text, params, options) => run(db, text, params, options), exec: (script) => exec(db, script) }),
     close: () => db.close(),
   };
 }

@@ -7,8 +7,6 @@ test('each activities declaration, its proto message, its table and its indexes 
     api: activitiesApi,
     migrations,
     protoFile: 'crm/activities/v1/activities.proto',
-    // Created before "Tenancy in every key"; they move to (workspace_id, id) in a later migration.
-    legacyPrimaryKeys: ['tasks', 'call_logs', 'meetings'],
   });
   expect(problems).toEqual([]);
 }, 30_000);

@@ -1,7 +1,10 @@
-import { IDEMPOTENCY_MIGRATION_SQL, type Migration, OUTBOX_MIGRATION_SQL } from '@crm/kit';
+import { IDEMPOTENCY_MIGRATION_SQL, type Migration, type MigrationStep, OUTBOX_MIGRATION_SQL, concurrentIndexSteps, constraintIs } from '@crm/kit';
 
 /**
  * The activities schema. Released migrations are never edited; changes come as new entries.
+ *
+ * Every table is keyed (workspace_id, id) and every unique key leads with workspace_id (DESIGN.md
+ * section 1, "Tenancy in every key"), since 008; the tables were created keyed by id.
  *
  * Index policy (as in people): one btree (workspace_id, key, id) per sort key, which the keyset
  * compiler seeks in both directions; filter indexes lead with the filtered column and end with the
@@ -167,5 +170,28 @@ export const migrations: Migration[] = [
       CREATE INDEX call_logs_mode_created_at_idx ON call_logs (workspace_id, mode, created_at, id);
       CREATE INDEX meetings_outcome_scheduled_start_idx ON meetings (workspace_id, outcome, scheduled_start, id);
     `,
+  },
+  {
+    // Tenancy in every key (DESIGN.md section 1): each table's primary key becomes (workspace_id,
+    // id) without blocking writes for long. The new unique index is built CONCURRENTLY, then one
+    // short transaction per table swaps the primary key onto it (a catalog change: the table's
+    // ACCESS EXCLUSIVE lock for milliseconds, given up after 2 s, so it never queues writers behind
+    // a long transaction, and tried again). No other table references these.
+    id: '008_tenancy_keys',
+    transaction: false,
+    steps: ['tasks', 'call_logs', 'meetings'].flatMap((table): MigrationStep[] => {
+      const keyed = constraintIs(table, `${table}_pkey`, 'PRIMARY KEY (workspace_id, id)');
+      return [
+        ...concurrentIndexSteps({ name: `${table}_pkey_new`, unique: true, on: `${table} (workspace_id, id)`, doneIf: keyed }),
+        {
+          name: `swap ${table}_pkey`,
+          skipIf: keyed,
+          sql: `
+            SET LOCAL lock_timeout = '2s';
+            ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey, ADD CONSTRAINT ${table}_pkey PRIMARY KEY USING INDEX ${table}_pkey_new;
+          `,
+        },
+      ];
+    }),
   },
 ];

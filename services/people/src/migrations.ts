@@ -1,12 +1,18 @@
-import { IDEMPOTENCY_MIGRATION_SQL, type Migration, OUTBOX_MIGRATION_SQL } from '@crm/kit';
+import { IDEMPOTENCY_MIGRATION_SQL, type Migration, OUTBOX_MIGRATION_SQL, concurrentIndexSteps, constraintIs } from '@crm/kit';
 
 /**
  * The people schema. Released migrations are never edited; changes come as new entries.
+ *
+ * Every table is keyed (workspace_id, id) and every unique and foreign key leads with workspace_id
+ * (DESIGN.md section 1, "Tenancy in every key"), since 010; the tables were created keyed by id.
  *
  * Index policy: one btree (workspace_id, key, id) per sort key, which the keyset compiler seeks in
  * both directions; trigram indexes for `q`; timestamps are stored at millisecond precision, the
  * precision the API emits, so a cursor's values compare exactly.
  */
+/** 010's swap has happened (it changes every key in one transaction, so one of them tells). */
+const TENANCY_KEYED = constraintIs('pool_contacts', 'pool_contacts_pkey', 'PRIMARY KEY (workspace_id, id)');
+
 export const migrations: Migration[] = [
   { id: '001_outbox', sql: OUTBOX_MIGRATION_SQL },
   {
@@ -213,5 +219,74 @@ export const migrations: Migration[] = [
     // goes").
     id: '009_drop_pool_contacts_workspace_contact_id',
     sql: `DROP INDEX pool_contacts_workspace_contact_id_idx`,
+  },
+  {
+    // Tenancy in every key (DESIGN.md section 1): every primary key becomes (workspace_id, id), the
+    // membership's unique pair and its two foreign keys lead with the workspace. On a populated
+    // database without blocking writes for long: the new unique indexes are built CONCURRENTLY, one
+    // short transaction swaps the constraints onto them (catalog changes only: it takes the four
+    // tables' ACCESS EXCLUSIVE locks for milliseconds, giving up after 2 s so it never queues writers
+    // behind a long transaction, and is tried again), the foreign keys come back NOT VALID and are
+    // validated afterwards, which reads the memberships without blocking writes. The contact's
+    // organization key stays NOT VALID, as 003 made it: contacts keep whatever organization_id they had.
+    //
+    // A membership's contact look-ups (`?contact_id=`, the key's checks when a contact goes) now
+    // seek (workspace_id, contact_id, added_at, id), which replaces the index led by the contact.
+    id: '010_tenancy_keys',
+    transaction: false,
+    steps: [
+      ...['contacts', 'organizations', 'pools', 'pool_contacts'].flatMap((table) =>
+        concurrentIndexSteps({ name: `${table}_pkey_new`, unique: true, on: `${table} (workspace_id, id)`, doneIf: TENANCY_KEYED }),
+      ),
+      ...concurrentIndexSteps({
+        name: 'pool_contacts_pool_contact_new',
+        unique: true,
+        on: 'pool_contacts (workspace_id, pool_id, contact_id)',
+        doneIf: TENANCY_KEYED,
+      }),
+      ...concurrentIndexSteps({ name: 'pool_contacts_workspace_contact_id_idx', on: 'pool_contacts (workspace_id, contact_id, added_at, id)' }),
+      {
+        name: 'swap keys',
+        skipIf: TENANCY_KEYED,
+        sql: `
+          SET LOCAL lock_timeout = '2s';
+          -- All four at once, in the order the request path takes them (a contact, then a pool, then
+          -- the membership), so the swap never holds one while a writer holding the next waits for it.
+          LOCK TABLE contacts, organizations, pools, pool_contacts IN ACCESS EXCLUSIVE MODE;
+          ALTER TABLE pool_contacts
+            DROP CONSTRAINT pool_contacts_pool_id_fkey,
+            DROP CONSTRAINT pool_contacts_contact_id_fkey,
+            DROP CONSTRAINT pool_contacts_pool_id_contact_id_key,
+            DROP CONSTRAINT pool_contacts_pkey,
+            ADD CONSTRAINT pool_contacts_pkey PRIMARY KEY USING INDEX pool_contacts_pkey_new,
+            ADD CONSTRAINT pool_contacts_pool_id_contact_id_key UNIQUE USING INDEX pool_contacts_pool_contact_new;
+          ALTER TABLE contacts
+            DROP CONSTRAINT contacts_organization_fkey,
+            DROP CONSTRAINT contacts_pkey,
+            ADD CONSTRAINT contacts_pkey PRIMARY KEY USING INDEX contacts_pkey_new;
+          ALTER TABLE organizations
+            DROP CONSTRAINT organizations_workspace_id_id_key,
+            DROP CONSTRAINT organizations_pkey,
+            ADD CONSTRAINT organizations_pkey PRIMARY KEY USING INDEX organizations_pkey_new;
+          ALTER TABLE pools
+            DROP CONSTRAINT pools_pkey,
+            ADD CONSTRAINT pools_pkey PRIMARY KEY USING INDEX pools_pkey_new;
+          ALTER TABLE contacts ADD CONSTRAINT contacts_organization_fkey
+            FOREIGN KEY (workspace_id, organization_id) REFERENCES organizations (workspace_id, id)
+            DEFERRABLE INITIALLY DEFERRED NOT VALID;
+          ALTER TABLE pool_contacts
+            ADD CONSTRAINT pool_contacts_pool_id_fkey
+              FOREIGN KEY (workspace_id, pool_id) REFERENCES pools (workspace_id, id) ON DELETE CASCADE NOT VALID,
+            ADD CONSTRAINT pool_contacts_contact_id_fkey
+              FOREIGN KEY (workspace_id, contact_id) REFERENCES contacts (workspace_id, id) DEFERRABLE INITIALLY DEFERRED NOT VALID;
+        `,
+      },
+      ...['pool_contacts_pool_id_fkey', 'pool_contacts_contact_id_fkey'].map((name) => ({
+        name: `validate ${name}`,
+        skipIf: `SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass('pool_contacts') AND conname = '${name}' AND convalidated`,
+        sql: `ALTER TABLE pool_contacts VALIDATE CONSTRAINT ${name}`,
+      })),
+      { name: 'drop pool_contacts_contact_id_idx', sql: 'DROP INDEX CONCURRENTLY IF EXISTS pool_contacts_contact_id_idx' },
+    ],
   },
 ];

@@ -7,8 +7,6 @@ test('each people declaration, its proto message, its table and its indexes agre
     api: peopleApi,
     migrations,
     protoFile: 'crm/people/v1/people.proto',
-    // Created before "Tenancy in every key"; they move to (workspace_id, id) in a later migration.
-    legacyPrimaryKeys: ['contacts', 'organizations', 'pools', 'pool_contacts'],
   });
   expect(problems).toEqual([]);
 }, 30_000);

@@ -160,7 +160,7 @@ export function createPoolContactsStore({ db, cursors, tx }: PoolMembersDeps): R
         const { rows } = await q.query(
           `INSERT INTO pool_contacts (id, workspace_id, svc_uid, pool_id, contact_id, added_by, added_at, custom, created_at, updated_at)
            VALUES ($1::uuid, $2::uuid, $3::text, $4::uuid, $5::uuid, $6::uuid, $7::timestamptz, $8::jsonb, $7::timestamptz, $7::timestamptz)
-           ON CONFLICT (pool_id, contact_id) DO NOTHING
+           ON CONFLICT (workspace_id, pool_id, contact_id) DO NOTHING
            RETURNING ${COLUMNS}`,
           [id, ctx.workspaceId, values.fields.svc_uid ?? null, poolId, contactId, addedBy, now, JSON.stringify(values.customSet)],
         );
@@ -232,7 +232,7 @@ export function createPoolMembers({ tx }: Pick<PoolMembersDeps, 'tx'>): PoolMemb
              SELECT m.id, $1::uuid, $2::uuid, m.contact_id, $3::uuid, $4::timestamptz, $4::timestamptz, $4::timestamptz
                FROM unnest($5::uuid[], $6::uuid[]) AS m(id, contact_id)
               ORDER BY m.contact_id
-             ON CONFLICT (pool_id, contact_id) DO NOTHING
+             ON CONFLICT (workspace_id, pool_id, contact_id) DO NOTHING
              RETURNING contact_id`,
             [ctx.workspaceId, poolId, addedBy, now, candidates.map(() => newId()), candidates],
           );

@@ -45,7 +45,7 @@ describe('parity of a filter with its index', () => {
       CREATE INDEX memberships_added_at_idx ON memberships (workspace_id, added_at, id);
       ${indexes}
     `);
-    return (await tableProblems(query, memberships, true, [])).filter((problem) => problem.includes('owner_id'));
+    return (await tableProblems(query, memberships, [])).filter((problem) => problem.includes('owner_id'));
   }
 
   test('an index led by the workspace serves any filter', async () => {
@@ -54,36 +54,18 @@ describe('parity of a filter with its index', () => {
     expect(await problemsWith('REFERENCES owners (id)', index)).toEqual([]);
   });
 
-  test('an index led by the filter serves it when the filter references a single-column primary key', async () => {
-    expect(await problemsWith('REFERENCES owners (id)', 'CREATE INDEX m_owner ON memberships (owner_id, added_at, id)')).toEqual([]);
-  });
-
-  test('an index led by the filter is not enough for a column with no such reference', async () => {
+  test('an index led by the filter does not serve it, whatever the column references', async () => {
+    // Tables are distributed by workspace (packages/kit/README.md, "Tenancy in every key"): a seek
+    // names the workspace first, whatever the filter's column refers to.
     const index = 'CREATE INDEX m_owner ON memberships (owner_id, added_at, id)';
-    // No foreign key: an owner id could be anyone's.
     expect(await problemsWith('', index)).toEqual([FILTER_PROBLEM]);
+    expect(await problemsWith('REFERENCES owners (id)', index)).toEqual([FILTER_PROBLEM]);
+    const composite = `ALTER TABLE memberships ADD CONSTRAINT m_owner_tenant FOREIGN KEY (workspace_id, owner_id) REFERENCES tenant_owners (workspace_id, id);
+       ${index}`;
+    expect(await problemsWith('', composite)).toEqual([FILTER_PROBLEM]);
   });
 
-  test('nor when the column references a unique key that is not the primary key', async () => {
-    const problems = await problemsWith(
-      '',
-      `ALTER TABLE owners ADD COLUMN ref uuid UNIQUE;
-       ALTER TABLE memberships ADD CONSTRAINT m_owner_ref FOREIGN KEY (owner_id) REFERENCES owners (ref);
-       CREATE INDEX m_owner ON memberships (owner_id, added_at, id)`,
-    );
-    expect(problems).toEqual([FILTER_PROBLEM]);
-  });
-
-  test('nor when it is one column of a reference to a composite key', async () => {
-    const problems = await problemsWith(
-      '',
-      `ALTER TABLE memberships ADD CONSTRAINT m_owner_tenant FOREIGN KEY (workspace_id, owner_id) REFERENCES tenant_owners (workspace_id, id);
-       CREATE INDEX m_owner ON memberships (owner_id, added_at, id)`,
-    );
-    expect(problems).toEqual([FILTER_PROBLEM]);
-  });
-
-  test('the index must be led by the filter, then the time field', async () => {
-    expect(await problemsWith('REFERENCES owners (id)', 'CREATE INDEX m_owner ON memberships (owner_id, id)')).toEqual([FILTER_PROBLEM]);
+  test('after the workspace, the index goes on with the filter, then the time field', async () => {
+    expect(await problemsWith('', 'CREATE INDEX m_owner ON memberships (workspace_id, owner_id, id)')).toEqual([FILTER_PROBLEM]);
   });
 });

@@ -22,20 +22,14 @@ import { createPgliteClient } from '../sql';
  *   `workspace_id` and (for custom fields) `custom`; nothing else.
  * - indexes: per sort key, one leading (workspace_id, key, id); per filter, one leading
  *   (workspace_id, filter, time field, id), so a filtered list in the default order is a seek
- *   (`svc_uid` is served by its unique index). A filter on a foreign key to another table's
- *   single-column primary key may be served by (filter, time field, id) instead: such an id is
- *   unique across workspaces, so the seek reads only the rows of the one record it names, and that
- *   index is the one the foreign key's checks need anyway. The primary key leads with workspace_id
- *   unless the context still has tables keyed by id alone (packages/kit/README.md, "Tenancy in
- *   every key").
+ *   (`svc_uid` is served by its unique index). The primary key is (workspace_id, id)
+ *   (packages/kit/README.md, "Tenancy in every key").
  */
 export interface ParityOptions {
   api: ContextApi<any, readonly ResourceRoute[]>;
   migrations: readonly Migration[];
   /** The context's proto file under proto/, e.g. `crm/people/v1/people.proto`. */
   protoFile: string;
-  /** Tables created before "Tenancy in every key", still keyed by id alone. */
-  legacyPrimaryKeys?: readonly string[];
   /** Columns a service keeps for itself beside a resource's (engine state), by table: never API fields. */
   internalColumns?: Readonly<Record<string, readonly string[]>>;
 }
@@ -143,7 +137,6 @@ interface Column {
 export async function tableProblems(
   query: <R>(text: string, params?: unknown[]) => Promise<R[]>,
   spec: ResourceSpec,
-  legacyPrimaryKey: boolean,
   internal: readonly string[],
 ): Promise<string[]> {
   const problems: string[] = [];
@@ -213,25 +206,11 @@ export async function tableProblems(
     const column = queryColumn(spec, key);
     if (!leads(['workspace_id', column, 'id'])) problems.push(`${where} has no index (workspace_id, ${column}, id) for sort key ${key}`);
   }
-  // Columns whose single-column foreign key names a primary key: ids unique across workspaces.
-  const globalReferences = new Set(
-    (
-      await query<{ column: string }>(
-        `SELECT a.attname AS column
-           FROM pg_constraint f
-           JOIN pg_constraint k ON k.conrelid = f.confrelid AND k.contype = 'p' AND k.conkey = f.confkey
-           JOIN pg_attribute a ON a.attrelid = f.conrelid AND a.attnum = f.conkey[1]
-          WHERE f.contype = 'f' AND cardinality(f.conkey) = 1
-            AND f.conrelid = (current_schema() || '.' || $1)::regclass`,
-        [spec.table],
-      )
-    ).map((row) => row.column),
-  );
   for (const filter of filterKeys(spec)) {
     const column = queryColumn(spec, filter);
     if (filter === 'svc_uid') {
       if (!leads(['workspace_id', 'svc_uid'])) problems.push(`${where} has no index (workspace_id, svc_uid) for its svc_uid filter`);
-    } else if (!leads(['workspace_id', column, time, 'id']) && !(globalReferences.has(column) && leads([column, time, 'id']))) {
+    } else if (!leads(['workspace_id', column, time, 'id'])) {
       problems.push(`${where} has no index (workspace_id, ${column}, ${time}, id) for filter ${filter}`);
     }
   }
@@ -242,7 +221,7 @@ export async function tableProblems(
     problems.push(`${where} has no trigram index on its search column ${spec.searchColumn}`);
   }
   const primary = indexes.find((index) => index.primary);
-  const expected = legacyPrimaryKey ? ['id'] : ['workspace_id', 'id'];
+  const expected = ['workspace_id', 'id'];
   if (!primary || primary.columns.join() !== expected.join()) {
     problems.push(`${where} primary key is (${primary?.columns.join(', ') ?? 'none'}), expected (${expected.join(', ')})`);
   }
@@ -275,7 +254,7 @@ export async function checkContextParity(options: ParityOptions): Promise<string
     const query = async <R>(text: string, params?: unknown[]) => (await db.query<R>(text, params)).rows;
     for (const route of options.api.routes) {
       problems.push(
-        ...(await tableProblems(query, route.spec, options.legacyPrimaryKeys?.includes(route.spec.table) ?? false, options.internalColumns?.[route.spec.table] ?? [])),
+        ...(await tableProblems(query, route.spec, options.internalColumns?.[route.spec.table] ?? [])),
       );
     }
   } finally {
