@@ -9,6 +9,7 @@ import { registerDocs } from './routes/docs.routes';
 import { registerLegacyPaths } from './routes/legacy.routes';
 import { type ResourceRouteOptions, registerResourceRoutes } from './routes/resource.routes';
 import { type RateLimiter, type RateLimits, rateLimitHeaders } from './limits';
+import type { GatewayReadiness } from './readiness';
 import { requireScope } from './scopes';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS, answerSlowClients, clientTimeoutOptions } from './slow-clients';
 
@@ -51,8 +52,8 @@ export interface GatewayDeps {
   rateLimit?: { limiter: RateLimiter; limits: RateLimits };
   resources: ResourceRouteOptions[];
   logger: Logger | false;
-  /** Readiness of the backing services, for `/readyz`. */
-  ready?: () => Promise<Record<string, boolean>>;
+  /** Readiness for `/readyz`: the checks that decide it, and the dependencies it reports only. */
+  ready?: () => Promise<GatewayReadiness>;
   /** Routes beyond the API (tracking and unsubscribe, the settings pages), registered as they are. */
   register?: (app: FastifyInstance) => void;
   /**
@@ -219,9 +220,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // The reference rendered from it (/docs, /docs/ and /docs/js/scalar.js).
   registerDocs(app);
   app.get('/readyz', async (_request, reply) => {
-    const checks = deps.ready ? await deps.ready() : {};
+    const { checks, dependencies } = deps.ready ? await deps.ready() : { checks: {}, dependencies: {} };
     const ok = Object.values(checks).every(Boolean);
-    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', checks });
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', checks, dependencies });
   });
 
   deps.register?.(app);

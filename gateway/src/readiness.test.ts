@@ -23,22 +23,22 @@ describe('gateway readiness', () => {
 
   test('ready while the directory answers, whatever the contexts do (they are not asked)', async () => {
     const ready = gatewayReadiness({ directory: client, keyCache: createKeyCache(async () => principal) });
-    expect(await ready()).toEqual({ authentication: true });
+    expect(await ready()).toEqual({ checks: { authentication: true }, dependencies: {} });
   });
 
   test('without the directory, ready only while the key cache is warm', async () => {
     directory.setServing(false);
     const cold = createKeyCache(async () => principal);
-    expect(await gatewayReadiness({ directory: client, keyCache: cold })()).toEqual({ authentication: false });
+    expect((await gatewayReadiness({ directory: client, keyCache: cold })()).checks).toEqual({ authentication: false });
 
     // The cache's own clock: the health check's time on a busy machine does not move it.
     let now = 1_000_000;
     const warm = createKeyCache(async () => principal, { ttlMs: 200, negativeTtlMs: 100, maxEntries: 10 }, () => now);
     await warm('svc_live_key');
     expect(warm.warm()).toBe(true);
-    expect(await gatewayReadiness({ directory: client, keyCache: warm })()).toEqual({ authentication: true });
+    expect((await gatewayReadiness({ directory: client, keyCache: warm })()).checks).toEqual({ authentication: true });
     now += 201; // the trusted answer expires
-    expect(await gatewayReadiness({ directory: client, keyCache: warm })()).toEqual({ authentication: false });
+    expect((await gatewayReadiness({ directory: client, keyCache: warm })()).checks).toEqual({ authentication: false });
   });
 
   test('a refused key does not warm the cache', async () => {
@@ -49,15 +49,18 @@ describe('gateway readiness', () => {
     expect(cache.warm()).toBe(false);
   });
 
-  test('needs Redis when it has one', async () => {
+  test('reports Redis when it has one, and stays ready without it: the limits fall back to memory', async () => {
     const keyCache = createKeyCache(async () => principal);
     expect(await gatewayReadiness({ directory: client, keyCache, redis: redisAnswering(async () => 'PONG') })()).toEqual({
-      authentication: true,
-      redis: true,
+      checks: { authentication: true },
+      dependencies: { redis: true },
     });
     const down = redisAnswering(async () => {
       throw new Error('Connection is closed.');
     });
-    expect(await gatewayReadiness({ directory: client, keyCache, redis: down })()).toEqual({ authentication: true, redis: false });
+    expect(await gatewayReadiness({ directory: client, keyCache, redis: down })()).toEqual({
+      checks: { authentication: true },
+      dependencies: { redis: false },
+    });
   });
 });

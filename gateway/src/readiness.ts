@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@crm/kit';
 import { checkHealth } from './upstream';
 
 export interface GatewayReadinessDeps {
@@ -8,12 +8,18 @@ export interface GatewayReadinessDeps {
   /** Keys the directory resolved recently still authenticate while it does not answer. */
   keyCache: { warm(): boolean };
   /** Shared limiter and idempotency state, when the gateway is configured with REDIS_URL. */
-  redis?: Redis;
+  redis?: RedisClient;
 }
 
-async function reachable(redis: Redis): Promise<boolean> {
+/** What `/readyz` reports: `checks` decide readiness; `dependencies` are reported and do not. */
+export interface GatewayReadiness {
+  checks: Record<string, boolean>;
+  dependencies: Record<string, boolean>;
+}
+
+/** Whether Redis answers PING (the offline queue is disabled and commands time out in 250 ms: kit/redis.ts). */
+export async function redisReachable(redis: RedisClient): Promise<boolean> {
   try {
-    // Offline queue disabled and a short command timeout (kit/redis.ts): this answers in milliseconds.
     return (await redis.ping()) === 'PONG';
   } catch {
     return false;
@@ -22,16 +28,17 @@ async function reachable(redis: Redis): Promise<boolean> {
 
 /**
  * `/readyz` means "this gateway can serve": it can authenticate (the directory answers, or its key
- * cache is warm) and reach Redis when it uses one. The contexts' services are not part of it: one
- * that is down makes its own routes answer 503 `unavailable`, and taking every gateway out of its
- * Service for that would take every other context's routes down with it.
+ * cache is warm). The contexts' services are not part of it: one that is down makes its own routes
+ * answer 503 `unavailable`, and taking every gateway out of its Service for that would take every
+ * other context's routes down with it. Redis is reported, not required: without it each gateway
+ * applies the limits and idempotency records in its own memory and keeps answering (gateway
+ * README, "When Redis is down"), which a readiness that followed Redis would turn into an outage.
  */
-export function gatewayReadiness(deps: GatewayReadinessDeps): () => Promise<Record<string, boolean>> {
+export function gatewayReadiness(deps: GatewayReadinessDeps): () => Promise<GatewayReadiness> {
   return async () => {
-    const [directory, redis] = await Promise.all([checkHealth(deps.directory), deps.redis ? reachable(deps.redis) : Promise.resolve(true)]);
-    return {
-      authentication: directory || deps.keyCache.warm(),
-      ...(deps.redis ? { redis } : {}),
-    };
+    const [directory, redis] = await Promise.all([checkHealth(deps.directory), deps.redis ? redisReachable(deps.redis) : undefined]);
+    const dependencies: Record<string, boolean> = {};
+    if (redis !== undefined) dependencies.redis = redis;
+    return { checks: { authentication: directory || deps.keyCache.warm() }, dependencies };
   };
 }

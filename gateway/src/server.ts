@@ -1,13 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { type Logger, type ServiceClient, createLogger, createRedis } from '@crm/kit';
-import type { Redis } from 'ioredis';
+import { type Logger, type RedisClient, type ServiceClient, createLogger, createRedis, monitorHealth, observeGauges } from '@crm/kit';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { DEFAULT_LIMITS, type RateLimits, createRateLimiter, createSignInThrottle } from './limits';
 import type { ClientTimeouts } from './slow-clients';
 import { CONTEXTS } from './contexts';
 import { connectDirectory, directoryKeyResolver } from './upstream';
-import { gatewayReadiness } from './readiness';
+import { gatewayReadiness, redisReachable } from './readiness';
 import { registerTrackingRoutes } from './routes/tracking.routes';
 import { registerSettingsPages } from './pages/pages.routes';
 import type { MessagingServiceDefinition } from '@crm/proto';
@@ -30,6 +29,8 @@ export interface GatewayConfig {
   authCache?: AuthCacheOptions;
   /** Shared rate-limit state; without it each gateway limits on its own (all-in-one). */
   redisUrl?: string;
+  /** `redisUrl` holds the seed URLs of a Redis Cluster (REDIS_CLUSTER). */
+  redisCluster?: boolean;
   limits?: RateLimits;
   /** Most admissions one Redis call may take for this gateway (RATE_LIMIT_LEASE; 1: one call per request). */
   rateLimitLease?: number;
@@ -40,7 +41,7 @@ export interface GatewayConfig {
   logger: Logger | false;
 }
 
-export function createIdempotencyStore(redis: Redis | undefined, log: Logger): IdempotencyStore {
+export function createIdempotencyStore(redis: RedisClient | undefined, log: Logger): IdempotencyStore {
   const memory = createMemoryIdempotencyStore();
   return redis ? createResilientIdempotencyStore(createRedisIdempotencyStore(redis), memory, log) : memory;
 }
@@ -54,6 +55,10 @@ export interface RunningGateway {
    * requests still arriving, which were never accepted) and disconnects from the services.
    */
   close(graceMs?: number): Promise<void>;
+}
+
+function assertReachable(reachable: boolean): void {
+  if (!reachable) throw new Error('no answer to PING');
 }
 
 /** Longer than the upstream deadline, so a request being handled ends with its own answer. */
@@ -77,7 +82,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const limits = config.limits ?? DEFAULT_LIMITS;
   const log = config.logger || createLogger('gateway', 'silent');
   // One connection serves the limiter and the idempotency records.
-  const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? createRedis({ url: config.redisUrl, cluster: config.redisCluster }) : undefined;
   const limiter = createRateLimiter(redis, limits, log, { leaseMax: config.rateLimitLease });
   const signInThrottle = createSignInThrottle(redis, log);
   const keyCache = createKeyCache(directoryKeyResolver(directory, deadlineMs), config.authCache ?? DEFAULT_AUTH_CACHE);
@@ -95,6 +100,19 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     },
     ready: gatewayReadiness({ directory: directory.channel, keyCache, redis }),
   });
+  // Redis outages are seen on the metric and its alert (CrmRedisUnreachable), not in readiness.
+  const redisHealth = redis
+    ? monitorHealth(() => undefined, [{ name: 'redis', check: async () => assertReachable(await redisReachable(redis)) }], {
+        log,
+        messages: {
+          down: 'Redis is unreachable: limits and idempotency records are kept in this instance only; still ready',
+          up: 'Redis answers again: limits and idempotency records are shared again',
+        },
+      })
+    : undefined;
+  const unobserveRedis = redisHealth
+    ? observeGauges((observe) => observe('crm.dependency.available', redisHealth.serving ? 1 : 0, { 'crm.context': 'gateway', 'crm.dependency': 'redis' }))
+    : () => undefined;
   // Requests whose response has not ended. Only those received in full are waited for at close.
   const open = new Set<IncomingMessage>();
   app.server.on('request', (request: IncomingMessage, response) => {
@@ -121,6 +139,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
       for (const client of new Set([directory, ...services.values()])) client.close();
       await limiter.close();
       await signInThrottle.close();
+      redisHealth?.stop();
+      unobserveRedis();
       redis?.disconnect();
     },
   };

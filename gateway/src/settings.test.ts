@@ -36,3 +36,14 @@ test("the client's address is the forwarded one only when the connection comes f
   expect(await ipOf(['10.0.0.0/8'], '127.0.0.1')).toBe('127.0.0.1');
   expect(await ipOf([], '127.0.0.1')).toBe('127.0.0.1');
 });
+
+test('REDIS_URL names one server, or with REDIS_CLUSTER=true the seeds of a cluster; several without it refuse to start', () => {
+  const redisOf = (env: Record<string, string>) => {
+    const config = gatewayConfigFrom(readConfig(GATEWAY_SETTINGS, env));
+    return { url: config.redisUrl, cluster: config.redisCluster };
+  };
+  expect(redisOf({ REDIS_URL: 'redis://r:6379' })).toEqual({ url: 'redis://r:6379', cluster: false });
+  expect(redisOf({ REDIS_URL: 'redis://a:7000,redis://b:7000', REDIS_CLUSTER: 'true' })).toEqual({ url: 'redis://a:7000,redis://b:7000', cluster: true });
+  expect(() => redisOf({ REDIS_URL: 'redis://a:7000,redis://b:7000' })).toThrow(ConfigError);
+  expect(() => redisOf({ REDIS_URL: 'redis://a:7000,redis://b:7000' })).toThrow(/REDIS_CLUSTER=true/);
+});

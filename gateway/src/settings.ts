@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { type ConfigOf, ConfigError, type ConfigSchema, DEFAULT_PORTS, setting } from '@crm/kit';
+import { type ConfigOf, ConfigError, type ConfigSchema, DEFAULT_PORTS, REDIS_SETTINGS, redisSeeds, setting } from '@crm/kit';
 import { DEFAULT_LEASE_MAX, DEFAULT_LIMITS } from './limits';
 import type { GatewayConfig } from './server';
 
@@ -16,7 +16,9 @@ export const GATEWAY_SETTINGS = {
   HEADERS_TIMEOUT_MS: setting.int(10_000, 1_000, 600_000),
   REQUEST_TIMEOUT_MS: setting.int(30_000, 1_000, 3_600_000),
   KEEP_ALIVE_TIMEOUT_MS: setting.int(5_000, 1_000, 600_000),
-  REDIS_URL: setting.optionalUrl('redis', 'rediss'),
+  // One server, or with REDIS_CLUSTER=true the seed URLs of a Redis Cluster (gateway/README.md, "Rate limits").
+  REDIS_URL: REDIS_SETTINGS.REDIS_URL,
+  REDIS_CLUSTER: REDIS_SETTINGS.REDIS_CLUSTER,
   RATE_LIMIT_KEY: setting.int(DEFAULT_LIMITS.keyLimit, 1),
   RATE_LIMIT_KEY_WINDOW_MS: setting.int(DEFAULT_LIMITS.keyWindowMs, 1),
   RATE_LIMIT_WORKSPACE: setting.int(DEFAULT_LIMITS.workspaceLimit, 1),
@@ -51,11 +53,14 @@ export function gatewayConfigFrom(
   if (settings.HEADERS_TIMEOUT_MS > settings.REQUEST_TIMEOUT_MS) {
     throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS: the headers are part of the request');
   }
+  // Several seed URLs name a cluster only when REDIS_CLUSTER says so: refused here, at start.
+  if (settings.REDIS_URL) redisSeeds({ url: settings.REDIS_URL, cluster: settings.REDIS_CLUSTER });
   return {
     host: settings.HOST,
     port: settings.PORT,
     upstreamDeadlineMs: settings.UPSTREAM_TIMEOUT_MS,
     redisUrl: settings.REDIS_URL,
+    redisCluster: settings.REDIS_CLUSTER,
     limits: {
       keyLimit: settings.RATE_LIMIT_KEY,
       keyWindowMs: settings.RATE_LIMIT_KEY_WINDOW_MS,

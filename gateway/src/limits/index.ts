@@ -1,5 +1,4 @@
-import type { Logger } from '@crm/kit';
-import type { Redis } from 'ioredis';
+import type { Logger, RedisClient } from '@crm/kit';
 import { createMemoryLimiter } from './memory-limiter';
 import type { RateLimiter, RateLimits } from './rate-limiter';
 import { type RedisLimiterOptions, createRedisLimiter } from './redis-limiter';
@@ -11,7 +10,7 @@ export { DEFAULT_LEASE_MAX, type RedisLimiterOptions } from './redis-limiter';
 export { rateLimitHeaders } from './rate-limit-headers';
 
 /** The rate limiter: shared through Redis when there is one, with this instance's memory as the fallback. */
-export function createRateLimiter(redis: Redis | undefined, limits: RateLimits, log: Logger, options?: RedisLimiterOptions): RateLimiter {
+export function createRateLimiter(redis: RedisClient | undefined, limits: RateLimits, log: Logger, options?: RedisLimiterOptions): RateLimiter {
   const memory = createMemoryLimiter(limits);
   return redis ? createResilientLimiter(createRedisLimiter(redis, limits, options), memory, log) : memory;
 }

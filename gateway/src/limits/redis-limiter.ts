@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@crm/kit';
 import type { RateDecision, RateLimiter, RateLimits } from './rate-limiter';
 
 /**
@@ -50,9 +50,9 @@ end
 return {0, math.max(0, kl - kc), newest(KEYS[1]) + kw - now, math.max(0, wl - wc), newest(KEYS[2]) + ww - now, wait, now, 0}
 `;
 
-interface ScriptedRedis extends Redis {
+type ScriptedRedis = RedisClient & {
   crmRateLimit(keyWindow: string, workspaceWindow: string, ...args: (string | number)[]): Promise<number[]>;
-}
+};
 
 export interface RedisLimiterOptions {
   /** Key prefix (tests use their own). Default `crm:rl`. */
@@ -94,7 +94,7 @@ interface Lease {
  * hold), which keeps every gateway together under the limit; what is unused after `leaseMs` is
  * handed back (`ZREM`), and on close.
  */
-export function createRedisLimiter(redis: Redis, limits: RateLimits, options: RedisLimiterOptions = {}): RateLimiter {
+export function createRedisLimiter(redis: RedisClient, limits: RateLimits, options: RedisLimiterOptions = {}): RateLimiter {
   if (!('crmRateLimit' in redis)) redis.defineCommand('crmRateLimit', { numberOfKeys: 2, lua: SCRIPT });
   const scripted = redis as ScriptedRedis;
   const prefix = options.prefix ?? 'crm:rl';

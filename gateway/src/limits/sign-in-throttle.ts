@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import type { Logger } from '@crm/kit';
-import type { Redis } from 'ioredis';
+import type { Logger, RedisClient } from '@crm/kit';
 
 /**
  * Failed sign-ins (gateway/README.md, "The settings pages"): at most `accountLimit` per account and
@@ -160,12 +159,12 @@ end
 return {0, wait}
 `;
 
-interface ScriptedRedis extends Redis {
+type ScriptedRedis = RedisClient & {
   crmSignInAttempt(account: string, address: string, ...args: (string | number)[]): Promise<number[]>;
-}
+};
 
 /** The shared throttle. `prefix` keeps tests apart (default `crm:signin`). */
-export function createRedisSignInThrottle(redis: Redis, limits: SignInLimits = SIGN_IN_LIMITS, prefix = 'crm:signin'): SignInThrottle {
+export function createRedisSignInThrottle(redis: RedisClient, limits: SignInLimits = SIGN_IN_LIMITS, prefix = 'crm:signin'): SignInThrottle {
   if (!('crmSignInAttempt' in redis)) redis.defineCommand('crmSignInAttempt', { numberOfKeys: 2, lua: SCRIPT });
   const scripted = redis as ScriptedRedis;
   return {
@@ -224,7 +223,7 @@ export function createResilientSignInThrottle(primary: SignInThrottle, fallback:
 }
 
 /** The sign-in throttle: shared through Redis when there is one, with this instance's memory as the fallback. */
-export function createSignInThrottle(redis: Redis | undefined, log: Logger, limits: SignInLimits = SIGN_IN_LIMITS): SignInThrottle {
+export function createSignInThrottle(redis: RedisClient | undefined, log: Logger, limits: SignInLimits = SIGN_IN_LIMITS): SignInThrottle {
   const memory = createMemorySignInThrottle(limits);
   return redis ? createResilientSignInThrottle(createRedisSignInThrottle(redis, limits), memory, log) : memory;
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CrmError, type Logger, canonicalJson } from '@crm/kit';
-import type { Redis } from 'ioredis';
+import { CrmError, type Logger, type RedisClient, canonicalJson } from '@crm/kit';
 
 /**
  * The gateway's half of idempotency (gateway/README.md, "Idempotency"): a short record per
@@ -70,8 +69,18 @@ export function createMemoryIdempotencyStore(now: () => number = Date.now): Idem
   };
 }
 
-export function createRedisIdempotencyStore(redis: Redis, prefix = 'crm:idem'): IdempotencyStore {
-  const keyOf = (scope: string) => `${prefix}:${scope}`;
+/**
+ * The Redis key of a scope, `<workspace id>:<Idempotency-Key>` (app.ts): the workspace is its hash
+ * tag, so on a Redis Cluster a workspace's records live in the slot that holds its rate-limit
+ * windows and send quota.
+ */
+export function idempotencyKeyOf(scope: string, prefix = 'crm:idem'): string {
+  const colon = scope.indexOf(':');
+  return colon < 0 ? `${prefix}:{${scope}}` : `${prefix}:{${scope.slice(0, colon)}}:${scope.slice(colon + 1)}`;
+}
+
+export function createRedisIdempotencyStore(redis: RedisClient, prefix = 'crm:idem'): IdempotencyStore {
+  const keyOf = (scope: string) => idempotencyKeyOf(scope, prefix);
   return {
     async claim(scope, fingerprint) {
       const claim = JSON.stringify({ fingerprint, state: 'in_flight' } satisfies IdempotencyRecord);

@@ -77,7 +77,7 @@ export const INSTRUMENTS = {
   'crm.dependency.available': {
     kind: 'gauge',
     unit: '{dependency}',
-    description: "1 while a service's dependency answers its checks (every 5 s; 0 after two failed rounds), else 0: the database (readiness follows it) and the event bus (readiness does not: the outbox keeps the events).",
+    description: "1 while a process's dependency answers its checks (every 5 s; 0 after two failed rounds), else 0: a service's database (readiness follows it) and event bus (readiness does not: the outbox keeps the events), and the gateway's Redis (readiness does not: limits and idempotency fall back to the instance's memory).",
     attributes: ['crm.context', 'crm.dependency'],
   },
   'crm.outbox.events': {

@@ -1,8 +1,7 @@
-import { type SqlServiceDefinition, createMemorySendQuota, createRedis, createRedisSendQuota, setting } from '@crm/kit';
+import { REDIS_SETTINGS, type RedisClient, type SqlServiceDefinition, createMemorySendQuota, createRedis, createRedisSendQuota, setting } from '@crm/kit';
 import { directoryApi } from '@crm/directory-contract';
 import { messagingApi } from '@crm/messaging-contract';
 import { peopleApi } from '@crm/people-contract';
-import type { Redis } from 'ioredis';
 import { activityLedger, createActivityLedger } from './activity-ledger.consumer';
 import { activityTouchpoints, createActivityTouchpoints } from './activity-touchpoints.consumer';
 import { contactDeletions, createContactDeletions } from './contact-deletions.consumer';
@@ -20,7 +19,9 @@ export const MESSAGING_SETTINGS = {
   INBOUND_SMTP_ADDR: setting.optionalAddress(),
   INBOUND_MAX_BYTES: setting.int(10 * 1024 * 1024, 1_024, 100 * 1024 * 1024),
   SEND_QUOTA_PER_HOUR: setting.int(5_000, 1, 10_000_000),
-  REDIS_URL: setting.optionalUrl('redis', 'rediss'),
+  // One server, or with REDIS_CLUSTER=true the seed URLs of a Redis Cluster (README.md, "Send quota").
+  REDIS_URL: REDIS_SETTINGS.REDIS_URL,
+  REDIS_CLUSTER: REDIS_SETTINGS.REDIS_CLUSTER,
   DELIVERY_CONCURRENCY: setting.int(16, 1, 256),
   DELIVERY_RETRY_BASE_MS: setting.int(60_000, 10, 3_600_000),
   DELIVERY_MAX_ATTEMPTS: setting.int(6, 1, 50),
@@ -28,7 +29,7 @@ export const MESSAGING_SETTINGS = {
   CRM_DATA_DIR: setting.string('.data'),
 } as const;
 
-const redisOf = new WeakMap<MessagingService, Redis>();
+const redisOf = new WeakMap<MessagingService, RedisClient>();
 
 /**
  * The messaging service: sends (queued by the API and the flow engine, delivered by its worker),
@@ -44,7 +45,7 @@ export const messagingService: SqlServiceDefinition<MessagingService, { people: 
   create({ db, cursors, cursorSecret, afterCommit, log, clock, peers, config }) {
     const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
     const mailDomain = config.MAIL_DOMAIN ?? new URL(publicUrl).hostname;
-    const redis = config.REDIS_URL ? createRedis(config.REDIS_URL) : undefined;
+    const redis = config.REDIS_URL ? createRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER }) : undefined;
     const quota = redis ? createRedisSendQuota(redis, config.SEND_QUOTA_PER_HOUR) : createMemorySendQuota(config.SEND_QUOTA_PER_HOUR);
     const service = createMessagingService({
       db,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis';
 
 /**
  * The send quota (gateway/README.md, Messaging, "Send quota"): at most `limit` emails per workspace
@@ -114,12 +114,12 @@ while redis.call('ZREM', KEYS[1], ARGV[1] .. '#' .. i) == 1 do i = i + 1 end
 return i
 `;
 
-interface QuotaRedis extends Redis {
+type QuotaRedis = RedisClient & {
   crmSendQuota(key: string, ...args: (string | number)[]): Promise<number[]>;
   crmSendQuotaRelease(key: string, id: string): Promise<number>;
-}
+};
 
-export function createRedisSendQuota(redis: Redis, limit = DEFAULT_SEND_QUOTA_PER_HOUR, windowMs = SEND_QUOTA_WINDOW_MS, prefix = 'crm:quota'): SendQuota {
+export function createRedisSendQuota(redis: RedisClient, limit = DEFAULT_SEND_QUOTA_PER_HOUR, windowMs = SEND_QUOTA_WINDOW_MS, prefix = 'crm:quota'): SendQuota {
   if (!('crmSendQuota' in redis)) {
     redis.defineCommand('crmSendQuota', { numberOfKeys: 1, lua: RESERVE });
     redis.defineCommand('crmSendQuotaRelease', { numberOfKeys: 1, lua: RELEASE });
