@@ -538,6 +538,8 @@ describe('docker-compose.yml', () => {
     expect(mongo.searchParams.get('directConnection')).toBe('true');
     for (const c of ['gateway', 'messaging']) expect(endpoint(env(c).REDIS_URL!)).toEqual({ host: 'redis', port: 6379 });
     for (const c of SERVICES) expect(env(c).NATS_URL).toBe('nats://nats:4222');
+    // One NATS server keeps one copy of the stream: the default, which compose leaves alone.
+    for (const c of SERVICES) expect([c, env(c).NATS_STREAM_REPLICAS ?? '1']).toEqual([c, '1']);
   });
 
   test('NATS runs JetStream with its store on a volume', () => {
@@ -861,6 +863,10 @@ describe('Kubernetes manifests (files)', () => {
       expect(configMap.data[env.OTEL_EXPORTER_OTLP_ENDPOINT.valueFrom.configMapKeyRef.key]).toBe(OTLP_HTTP_ENDPOINT);
       if (env.DB_SCHEMA) expect(env.DB_SCHEMA.value).toBe(c);
       if (env.DATABASE_URL) expect(env.DATABASE_URL.valueFrom.secretKeyRef.key).toBe('DATABASE_URL');
+      // Every user of NATS keeps the stream with the same number of copies: one shared value.
+      if (env.NATS_URL) {
+        for (const key of ['NATS_URL', 'NATS_STREAM_REPLICAS']) expect([c, key, env[key]?.valueFrom?.configMapKeyRef?.key]).toEqual([c, key, key]);
+      }
     });
 
     test('has at least the environment docker-compose gives it', () => {
@@ -896,6 +902,9 @@ describe('Kubernetes manifests (files)', () => {
         const addr = endpoint(configMap.data[`${c.toUpperCase()}_ADDR`]);
         expect(addr).toEqual({ host: svc.metadata.name, port: svc.spec.ports[0].port });
         expect(portNumber(container, svc.spec.ports[0].targetPort)).toBe(port);
+        // Headless, so the name resolves to every pod and callers balance over them (round robin);
+        // no virtual IP translates ports then: the Service's port is the container's.
+        expect([c, svc.spec.clusterIP, svc.spec.ports[0].port]).toEqual([c, 'None', port]);
       }
       if (c === 'messaging') {
         expect(endpoint(env.INBOUND_SMTP_ADDR.value)).toEqual({ host: '0.0.0.0', port: INBOUND_SMTP_PORT });
@@ -1037,6 +1046,27 @@ describe('Kubernetes manifests (files)', () => {
       const storeDir = c.args.find((a: string) => a.startsWith('--store_dir=')).split('=')[1];
       const mount = c.volumeMounts.find((m: any) => m.mountPath === storeDir);
       expect(sts.spec.volumeClaimTemplates.map((v: any) => v.metadata.name)).toContain(mount.name);
+    });
+
+    test('NATS is a 3-node JetStream cluster holding as many copies of the stream as the services ask for', () => {
+      const sts = find(dev, 'StatefulSet', 'nats');
+      const c = mainContainer(sts);
+      const arg = (name: string) => c.args.find((a: string) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+      const replicas = sts.spec.replicas;
+      expect(replicas).toBe(3);
+      expect(Number(configMap.data.NATS_STREAM_REPLICAS)).toBe(replicas);
+      // Each pod a server named after itself, one cluster name, routes to every pod by its stable name.
+      expect(arg('server_name')).toBe('$(POD_NAME)');
+      expect(envMap(c).POD_NAME.valueFrom.fieldRef.fieldPath).toBe('metadata.name');
+      expect(arg('cluster_name')).toBeTruthy();
+      const routePort = c.ports.find((p: any) => p.name === 'cluster').containerPort;
+      expect(endpoint(arg('cluster')!).port).toBe(routePort);
+      const headless = find(dev, 'Service', sts.spec.serviceName);
+      expect([headless.spec.clusterIP, headless.spec.publishNotReadyAddresses]).toEqual(['None', true]);
+      expect(headless.spec.selector).toEqual(sts.spec.selector.matchLabels);
+      expect(arg('routes')!.split(',').map(endpoint)).toEqual(
+        Array.from({ length: replicas }, (_, i) => ({ host: `${sts.metadata.name}-${i}.${headless.metadata.name}`, port: routePort })),
+      );
     });
   });
 });

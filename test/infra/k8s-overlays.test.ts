@@ -234,8 +234,9 @@ function allowedEdges(policies: any[], endpoints: Endpoint[]): string[] {
   const edges: string[] = [];
   for (const src of endpoints) {
     for (const dst of endpoints) {
-      // Between two ends outside the namespace, these policies have nothing to say.
-      if (src === dst || (!src.inCrm && !dst.inCrm)) continue;
+      // Between two ends outside the namespace, these policies have nothing to say. A workload is
+      // paired with itself too: its pods may talk to each other (the NATS nodes' routes).
+      if (!src.inCrm && !dst.inCrm) continue;
       for (const port of dst.ports) {
         const egress = selecting(src, 'Egress');
         const out =
@@ -279,6 +280,8 @@ function expectedEdges(workloadIds: string[]): string[] {
     ...POSTGRES_SERVICES.map((s) => tcp(s, 'postgres', 5432)),
     tcp('directory', 'mongo', 27017),
     ...SERVICES.map((s) => tcp(s, 'nats', 4222)),
+    // The dev overlay's NATS is a 3-node cluster: each node routes to the others.
+    ...(workloadIds.includes('nats') ? [tcp('nats', 'nats', 6222)] : []),
     tcp('gateway', 'redis', 6379),
     tcp('messaging', 'redis', 6379),
     ...COMPONENTS.map((c) => tcp(c, 'otel-collector', 4318)),

@@ -44,6 +44,12 @@ export interface StackOptions {
    * services call the first.
    */
   replicas?: Record<string, number>;
+  /**
+   * Environment for one process only, by its name (`messaging`, `messaging-2`, `gateway-2`): what
+   * must differ between instances of a component, such as a METRICS_PORT a test scrapes. Wins over
+   * every other setting.
+   */
+  instanceEnv?: Record<string, NodeJS.ProcessEnv>;
 }
 
 export interface Stack {
@@ -120,7 +126,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // How each process is started, by its name, so restart() starts it again alike.
   const launchers = new Map<string, (env?: NodeJS.ProcessEnv) => CrmProcess>();
   for (const component of SERVICE_COMPONENTS) {
-    launchers.set(component.name, (env) => startCrm(component.name, ['start', component.name], { ...serviceEnv(component), ...env }));
+    launchers.set(component.name, (env) =>
+      startCrm(component.name, ['start', component.name], { ...serviceEnv(component), ...options.instanceEnv?.[component.name], ...env }),
+    );
   }
   // Extra instances: the same component and schema at their own address.
   const instances: Record<string, string[]> = Object.fromEntries(Object.entries(addresses).map(([name, address]) => [name, [address]]));
@@ -131,7 +139,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     for (let n = 2; n <= count; n++) {
       const address = `127.0.0.1:${await freePort()}`;
       instances[name]!.push(address);
-      launchers.set(`${name}-${n}`, (env) => startCrm(`${name}-${n}`, ['start', name], { ...serviceEnv(component), GRPC_ADDR: address, ...env }));
+      launchers.set(`${name}-${n}`, (env) =>
+        startCrm(`${name}-${n}`, ['start', name], { ...serviceEnv(component), GRPC_ADDR: address, ...options.instanceEnv?.[`${name}-${n}`], ...env }),
+      );
     }
   }
   const gatewayServiceAddrs = async (gateway: number): Promise<NodeJS.ProcessEnv> => {
@@ -146,7 +156,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const name = i === 0 ? 'gateway' : `gateway-${i + 1}`;
     const serviceAddrs = await gatewayServiceAddrs(i);
     launchers.set(name, (env) =>
-      startCrm(name, ['start', 'gateway'], { ...common, ...serviceAddrs, ...options.gatewayEnv, PORT: String(port), ...env }),
+      startCrm(name, ['start', 'gateway'], { ...common, ...serviceAddrs, ...options.gatewayEnv, PORT: String(port), ...options.instanceEnv?.[name], ...env }),
     );
   }
   const processes: CrmProcess[] = [...launchers.values()].map((launch) => launch());
@@ -163,7 +173,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       }
     }
     // A suite may give a service a schema of its own (DB_SCHEMA): its durables are named after it.
-    if (useNats) await deleteDurables(TEST_NATS_URL, [run, ...SERVICE_COMPONENTS.filter((c) => c.database).map((c) => String(serviceEnv(c).DB_SCHEMA))]);
+    // Not when the suite gave its own NATS_URL: its durables live on a server of its own.
+    if (useNats && !options.env?.NATS_URL) await deleteDurables(TEST_NATS_URL, [run, ...SERVICE_COMPONENTS.filter((c) => c.database).map((c) => String(serviceEnv(c).DB_SCHEMA))]);
     rmSync(dataDir, { recursive: true, force: true });
   };
 

@@ -73,9 +73,13 @@ export async function openSql(
 }
 
 /** NATS JetStream when `NATS_URL` is set; otherwise the in-process bus (all-in-one's default). */
-export async function openBus(settings: Pick<CommonSettings, 'NATS_URL' | 'NATS_NEW_DURABLES_FROM'>, log: Logger, mode: RunMode): Promise<EventBus> {
+export async function openBus(
+  settings: Pick<CommonSettings, 'NATS_URL' | 'NATS_NEW_DURABLES_FROM' | 'NATS_STREAM_REPLICAS'>,
+  log: Logger,
+  mode: RunMode,
+): Promise<EventBus> {
   const url = settings.NATS_URL;
-  if (url) return createNatsBus({ servers: url, newDurablesFrom: settings.NATS_NEW_DURABLES_FROM });
+  if (url) return createNatsBus({ servers: url, newDurablesFrom: settings.NATS_NEW_DURABLES_FROM, streamReplicas: settings.NATS_STREAM_REPLICAS });
   if (mode === 'component') log.warn('NATS_URL is not set: events stay inside this process (in-process bus)');
   return createMemoryBus();
 }

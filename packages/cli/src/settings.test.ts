@@ -18,6 +18,19 @@ describe('crm start reads its whole configuration before starting anything', () 
     expect(result.stderr).not.toContain('hunter2');
   });
 
+  test('a malformed NATS server list and an impossible replica count are named, credentials not echoed', async () => {
+    const result = await runCrm(['start', 'people'], {
+      DATABASE_URL: 'postgres://127.0.0.1:1/none',
+      CURSOR_SECRET: 'x',
+      NATS_URL: 'nats://u:hunter2@a:4222,,nats://c:4222',
+      NATS_STREAM_REPLICAS: '7',
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('NATS_URL: NATS server 2 of 3 is empty');
+    expect(result.stderr).toContain('NATS_STREAM_REPLICAS must be a whole number from 1 to 5');
+    expect(result.stderr).not.toContain('hunter2');
+  });
+
   test('the gateway names a malformed service address and port together', async () => {
     const result = await runCrm(['start', 'gateway'], { PEOPLE_ADDR: 'people', PORT: '-1' });
     expect(result.code).not.toBe(0);

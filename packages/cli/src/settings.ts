@@ -1,4 +1,14 @@
-import { type AddressEnv, type ConfigOf, type ConfigSchema, DEFAULT_PORTS, type Setting, addressEnv, setting } from '@crm/kit';
+import {
+  type AddressEnv,
+  type ConfigOf,
+  type ConfigSchema,
+  DEFAULT_PORTS,
+  MAX_STREAM_REPLICAS,
+  type Setting,
+  addressEnv,
+  parseNatsServers,
+  setting,
+} from '@crm/kit';
 
 /**
  * The environment the `crm` command itself reads, as schemas (kit/config): what every process
@@ -10,10 +20,30 @@ import { type AddressEnv, type ConfigOf, type ConfigSchema, DEFAULT_PORTS, type 
  */
 export type RunMode = 'all-in-one' | 'component';
 
+/** NATS_URL: unset (the in-process bus), or a server list the NATS client takes, checked here so a typo fails the start. */
+function natsServersSetting(): Setting<string | undefined> {
+  return {
+    describe: 'nats://host:port, or several separated by commas; optional',
+    read(raw, name) {
+      if (raw === undefined) return { value: undefined };
+      try {
+        parseNatsServers(raw);
+        return { value: raw };
+      } catch (error) {
+        return { problem: `${name}: ${(error as Error).message}` };
+      }
+    },
+  };
+}
+
 export const COMMON = {
   CRM_DATA_DIR: setting.string('.data'),
   LOG_LEVEL: setting.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
-  NATS_URL: setting.optionalString(),
+  // The NATS servers: one URL, or the servers of a cluster separated by commas.
+  NATS_URL: natsServersSetting(),
+  // Copies of the event stream the cluster keeps (kit/events/nats-bus.ts, streamReplicas): 3 on a
+  // 3-node cluster, so losing a server loses no event; 1 on a single server.
+  NATS_STREAM_REPLICAS: setting.int(1, 1, MAX_STREAM_REPLICAS),
   // Where a consumer group created for the first time starts reading the stream (default: all it holds).
   NATS_NEW_DURABLES_FROM: setting.optionalTime(),
   // From SIGTERM (or SIGINT) to exit, whatever is still running: in-flight work gets this long less

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { loadPeople } from '@crm/proto';
-import { type RunningGrpcServer, implement, startGrpcServer, unaryWithMetadata } from './grpc';
+import { type RunningGrpcServer, createClient, implement, startGrpcServer, unaryWithMetadata } from './grpc';
 import { createLogger } from './logger';
 
 setFlagsFromString('--expose-gc');
@@ -63,6 +63,48 @@ describe('unary calls', () => {
       expect(answers.map((answer) => answer.deref() === undefined)).toEqual([true, true, true]);
     } finally {
       spy.mockRestore();
+    }
+  });
+});
+
+describe('a target of several addresses', () => {
+  const servers: RunningGrpcServer[] = [];
+  const served = [0, 0];
+
+  beforeAll(async () => {
+    for (const n of [0, 1]) {
+      servers.push(
+        await startGrpcServer('127.0.0.1:0', [
+          {
+            name: 'crm.people.v1.PeopleService',
+            definition: PeopleService.service,
+            implementation: implement(
+              {
+                ListContacts: async () => {
+                  served[n]!++;
+                  return { data: [] };
+                },
+              } as never,
+              createLogger('test', 'silent'),
+            ),
+          },
+        ]),
+      );
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.shutdown()));
+  });
+
+  test('calls take turns over every address (round robin), as over the pods a headless Service names', async () => {
+    const client = createClient(PeopleService, `ipv4:${servers.map((s) => s.address).join(',')}`);
+    try {
+      for (let i = 0; i < 20; i++) await unaryWithMetadata<unknown, object>(client, 'ListContacts', { workspace_id: 'w', limit: 1 });
+      // pick_first, grpc-js's default, would send all twenty to the first address.
+      expect(served[0]! + served[1]!).toBe(20);
+      expect(Math.min(...served)).toBeGreaterThanOrEqual(8);
+    } finally {
+      client.close();
     }
   });
 });

@@ -318,6 +318,22 @@ export const CLIENT_CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.keepalive_timeout_ms': 5_000,
   'grpc.max_receive_message_length': 16 * 1024 * 1024,
   'grpc-node.flow_control_window': 8 * 1024 * 1024,
+  // Calls take every address the target resolves to in turn. A Kubernetes Service without a
+  // cluster IP (infra/k8s/base) resolves to every ready pod: each caller spreads its calls over the
+  // replicas, where one virtual IP would pin all of them to the pod its one connection reached.
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+};
+
+/**
+ * Server settings. A connection lives at most 5 minutes; then the server sends GOAWAY, takes no new
+ * call on it, and gives the calls under way 2 minutes to finish (none here streams; the gateway's
+ * deadline is 5 s by default). Callers resolve their target again when they reconnect, so replicas
+ * added since are found and share the load.
+ */
+export const SERVER_CHANNEL_OPTIONS: grpc.ServerOptions = {
+  'grpc.max_receive_message_length': 16 * 1024 * 1024,
+  'grpc.max_connection_age_ms': 5 * 60_000,
+  'grpc.max_connection_age_grace_ms': 2 * 60_000,
 };
 
 export type ClientConstructor<T> = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ChannelOptions) => T;
@@ -352,7 +368,7 @@ export interface RunningGrpcServer {
 
 /** Starts a gRPC server with the given services and grpc.health.v1, reporting them SERVING. */
 export async function startGrpcServer(address: string, services: GrpcServiceBinding[]): Promise<RunningGrpcServer> {
-  const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const server = new grpc.Server(SERVER_CHANNEL_OPTIONS);
   const health = new HealthImplementation({ '': 'SERVING' });
   health.addToServer(server);
   for (const service of services) {

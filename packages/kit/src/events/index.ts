@@ -19,7 +19,7 @@ export {
 export { captureTraceContext } from './event-tracing';
 export { defineDurableConsumer, type DurableConsumer, type DurableConsumerOptions } from './durable-consumer';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus';
-export { createNatsBus, type NatsBusOptions } from './nats-bus';
+export { createNatsBus, MAX_STREAM_REPLICAS, parseNatsServers, type NatsBusOptions } from './nats-bus';
 export {
   createOutboxRelay,
   OUTBOX_MIGRATION_SQL,

@@ -5,7 +5,7 @@ import { expectEventually } from '../testing/expect-eventually';
 import { serviceAvailable, TEST_NATS_URL } from '../testing/reachability';
 import { runEventBusContract } from './event-bus.contract';
 import { newRawEvent, type EventBus } from './event-bus';
-import { createNatsBus } from './nats-bus';
+import { createNatsBus, parseNatsServers } from './nats-bus';
 
 const WORKSPACE = '0196a7b4-3c2d-7e5f-8a9b-0c1d2e3f4a5b';
 const quiet = () => undefined;
@@ -170,5 +170,32 @@ const deleteStream = (name: string) => withManager((jsm) => jsm.streams.delete(n
       }
       expect(config.filter_subject ?? '').toBe('');
     });
+  });
+});
+
+describe('the NATS server list', () => {
+  test('one URL, a comma-separated list or a list, each entry trimmed', () => {
+    expect(parseNatsServers('nats://a:4222')).toEqual(['nats://a:4222']);
+    expect(parseNatsServers('nats://a:4222, nats://b:4222 ,tls://c:4222,d:4222')).toEqual(['nats://a:4222', 'nats://b:4222', 'tls://c:4222', 'd:4222']);
+    expect(parseNatsServers(['nats://a:4222', 'b'])).toEqual(['nats://a:4222', 'b']);
+  });
+
+  test.each([
+    ['', /no NATS server given/],
+    ['nats://a:4222,', /NATS server 2 of 2 is empty \(a stray comma\?\)/],
+    ['nats://a:4222;nats://b:4222', /the NATS server is not a server address/],
+    ['http://a:4222', /the NATS server is not a server address/],
+    ['nats://a:4222,nats://b:99999', /NATS server 2 of 2 is not a server address/],
+  ])('%j is refused with a reason', (servers, reason) => {
+    expect(() => parseNatsServers(servers)).toThrow(reason);
+  });
+
+  test('a refused entry is named by position, never echoed (it may carry a password)', () => {
+    expect(() => parseNatsServers('nats://u:hunter2@a:4222/x')).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+  });
+
+  test('a replica count JetStream cannot keep is refused before connecting', async () => {
+    await expect(createNatsBus({ servers: 'nats://127.0.0.1:1', streamReplicas: 6 })).rejects.toThrow('stream replicas must be a whole number from 1 to 5, got 6');
+    await expect(createNatsBus({ servers: 'nats://127.0.0.1:1', streamReplicas: 0 })).rejects.toThrow(/from 1 to 5/);
   });
 });

@@ -35,7 +35,10 @@ import { Semaphore, sleep } from './concurrency';
 import { matchesAny } from './subjects';
 
 export interface NatsBusOptions {
-  /** One URL, a comma-separated list, or a list. */
+  /**
+   * One URL, a comma-separated list, or a list: the servers of one NATS cluster. The client starts
+   * with any that answers and, on losing it, reconnects to another (and to those the cluster names).
+   */
   servers: string | string[];
   /** Stream holding every event. Default `CRM`. */
   stream?: string;
@@ -64,11 +67,42 @@ export interface NatsBusOptions {
    * read again every event earlier runs left in the stream.
    */
   newDurablesFrom?: Date;
+  /**
+   * Copies of the stream JetStream keeps, each on another server of the cluster (1 to 5). Default 1.
+   * A stream with 3 survives the loss of one server without losing an event or stopping. Applied
+   * when the stream is created, and to an existing stream whose count differs (the cluster then
+   * adds or removes copies).
+   */
+  streamReplicas?: number;
   retryDelayMs?: (deliveryCount: number) => number;
   onError?: BusErrorReporter;
 }
 
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
+/** JetStream's own limit on the copies of a stream. */
+export const MAX_STREAM_REPLICAS = 5;
+const NATS_SCHEMES = ['nats', 'tls'];
+
+/**
+ * The servers a NATS client is given, as a list: one URL, several separated by commas, or a list.
+ * Each is `nats://host:port`, `tls://host:port` or `host:port` (port optional: 4222). Throws on an
+ * empty entry or one that is no server address, naming its position but not its text: a URL may
+ * carry credentials.
+ */
+export function parseNatsServers(servers: string | readonly string[]): string[] {
+  const list = (typeof servers === 'string' ? servers.split(',') : [...servers]).map((s) => s.trim());
+  const usage = 'one NATS server URL, or several separated by commas (nats://host:4222,nats://other:4222)';
+  if (list.length === 0 || (list.length === 1 && list[0] === '')) throw new Error(`no NATS server given: expected ${usage}`);
+  list.forEach((entry, i) => {
+    const where = list.length === 1 ? 'the NATS server' : `NATS server ${i + 1} of ${list.length}`;
+    if (entry === '') throw new Error(`${where} is empty (a stray comma?): expected ${usage}`);
+    const url = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : `nats://${entry}`);
+    if (!url || !NATS_SCHEMES.includes(url.protocol.replace(/:$/, '')) || url.hostname === '' || (url.pathname !== '' && url.pathname !== '/')) {
+      throw new Error(`${where} is not a server address: expected ${usage}`);
+    }
+  });
+  return list;
+}
 /**
  * Unacknowledged events per durable across all its subscribers. Not the per-process concurrency
  * (that is the pull size plus a local semaphore): this cap is shared by every replica, and events
@@ -87,7 +121,11 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
   const retryDelayMs = options.retryDelayMs ?? defaultRetryDelayMs;
   const ackWaitMs = options.ackWaitMs ?? 30_000;
   const onError: BusErrorReporter = options.onError ?? logEventError('event bus recovered from a failure');
-  const servers = typeof options.servers === 'string' ? options.servers.split(',').map((s) => s.trim()) : options.servers;
+  const servers = parseNatsServers(options.servers);
+  const replicas = options.streamReplicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > MAX_STREAM_REPLICAS) {
+    throw new Error(`stream replicas must be a whole number from 1 to ${MAX_STREAM_REPLICAS}, got ${replicas}`);
+  }
 
   // Reconnect forever: a consumer process is useless without NATS, and its supervisor loops resume
   // by themselves once the connection is back.
@@ -102,6 +140,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       subjects: streamSubjects,
       duplicateWindowMs: options.duplicateWindowMs ?? DUPLICATE_WINDOW_MS,
       maxAgeMs: options.maxAgeMs ?? SEVEN_DAYS_MS,
+      replicas,
     });
     const js = jsm.jetstream();
     const subscriptions = new Set<NatsSubscription>();
@@ -187,6 +226,7 @@ interface StreamSettings {
   subjects: string[];
   duplicateWindowMs: number;
   maxAgeMs: number;
+  replicas: number;
 }
 
 function isApiError(error: unknown, code: number): boolean {
@@ -197,15 +237,24 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
 /**
- * Creates the stream, or brings an existing one to the subjects and duplicate window this code
- * relies on. Other settings (limits, replicas, storage) are left to whoever operates the stream.
+ * Creates the stream, or brings an existing one to the subjects, duplicate window and replica
+ * count this code relies on (JetStream adds or removes the copies in place). Other settings
+ * (limits, retention, storage) are applied at creation only and left to whoever operates the stream.
  */
 async function ensureStream(jsm: JetStreamManager, settings: StreamSettings, retried = false): Promise<void> {
   const duplicateWindow = nanos(settings.duplicateWindowMs);
   try {
     const { config } = await jsm.streams.info(settings.name);
-    if (!sameSet(config.subjects ?? [], settings.subjects) || config.duplicate_window !== duplicateWindow) {
-      await jsm.streams.update(settings.name, { ...config, subjects: settings.subjects, duplicate_window: duplicateWindow });
+    if (
+      !sameSet(config.subjects ?? [], settings.subjects) ||
+      config.duplicate_window !== duplicateWindow ||
+      (config.num_replicas || 1) !== settings.replicas
+    ) {
+      await jsm.streams
+        .update(settings.name, { ...config, subjects: settings.subjects, duplicate_window: duplicateWindow, num_replicas: settings.replicas })
+        .catch((error: unknown) => {
+          throw new Error(`cannot update stream ${settings.name} (to ${settings.replicas} replicas): ${(error as Error).message}`, { cause: error });
+        });
     }
   } catch (error) {
     if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
@@ -215,13 +264,18 @@ async function ensureStream(jsm: JetStreamManager, settings: StreamSettings, ret
         subjects: settings.subjects,
         duplicate_window: duplicateWindow,
         max_age: nanos(settings.maxAgeMs),
+        num_replicas: settings.replicas,
         retention: RetentionPolicy.Limits,
         storage: StorageType.File,
         discard: DiscardPolicy.Old,
       });
     } catch (createError) {
       // Another replica created it between our look-up and our create: reconcile with theirs.
-      if (retried) throw createError;
+      // Any other refusal (more replicas than the cluster has servers) says so on the second try.
+      if (retried) {
+        const reason = (createError as Error).message;
+        throw new Error(`cannot create stream ${settings.name} with ${settings.replicas} replicas: ${reason}`, { cause: createError });
+      }
       await ensureStream(jsm, settings, true);
     }
   }
