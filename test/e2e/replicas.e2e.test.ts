@@ -13,7 +13,8 @@
  *   duration histogram's count, `messaging.process.duration`, scraped from every process), and
  *   each webhook is delivered once.
  */
-import { expectEventually, toolAvailable, serviceAvailable, TEST_DATABASE_URL } from '@crm/kit/testing';
+import { TEST_DATABASE_URL, expectEventually, serviceAvailable, toolAvailable } from '@crm/kit/testing';
+import { ActivitiesEvents, PeopleEvents } from '@crm/proto';
 import { type NatsCluster, startNatsCluster } from '../support/nats-cluster';
 import { NATS_SERVER_BINARY } from '../support/nats-server';
 import { freePort } from '../support/processes';
@@ -214,7 +215,7 @@ suite('two of everything: two gateways, two processes of each context, a NATS cl
     };
     await expectEventually(
       async () => {
-        const groups = await groupsOf('crm.people.contact.created');
+        const groups = await groupsOf(PeopleEvents.ContactCreated);
         // At least the webhooks context listens to it; each group heard each contact once.
         expect(groups.size).toBeGreaterThan(0);
         for (const [group, handled] of groups) expect([group, handled]).toEqual([group, contacts]);
@@ -222,7 +223,7 @@ suite('two of everything: two gateways, two processes of each context, a NATS cl
       { timeoutMs: 60_000, intervalMs: 500 },
     );
     // Task completions reach the engine once each.
-    const completions = await groupsOf('crm.activities.task.completed');
+    const completions = await groupsOf(ActivitiesEvents.TaskCompleted);
     expect(completions.size).toBeGreaterThan(0);
     for (const [group, handled] of completions) expect([group, handled]).toEqual([group, ENROLLED]);
     expect(await summed('crm_events_redelivered_total', {})).toBe(0);
